@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The configfs tree: text in, typed values out.  Validation happens here;
+ * decisions happen in the core.
+ */
+#ifndef _SUSPEND2_CONFIGFS_H
+#define _SUSPEND2_CONFIGFS_H
+
+#include <linux/configfs.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/sysfs.h>
+#include "../internal.h"
+
+struct s2_profile {
+	struct config_group group;
+	struct list_head node;
+	struct s2_settings set;
+};
+
+static inline struct s2_profile *to_s2_profile(struct config_item *item)
+{
+	return container_of(to_config_group(item), struct s2_profile, group);
+}
+
+/* Protects the profile list, every profile's settings and the selection. */
+extern struct mutex s2_cfg_mutex;
+extern struct configfs_subsystem s2_subsys;
+
+struct s2_profile *s2_profile_lookup(const char *name);
+extern const struct config_item_type s2_profiles_type;
+extern const struct config_item_type s2_results_type;
+
+/* Copies @buf without its trailing newline; -EINVAL if it does not fit. */
+int s2_copy_word(char *dst, size_t size, const char *buf, size_t count);
+
+#endif /* _SUSPEND2_CONFIGFS_H */

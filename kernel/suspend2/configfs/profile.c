@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profiles/NAME/: one attribute per tunable.  Every store parses and
+ * checks first and changes the profile only when the value is good, so a
+ * bad write leaves the old value in place.
+ */
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "../writers/writer.h"
+#include "configfs.h"
+
+DEFINE_MUTEX(s2_cfg_mutex);
+static LIST_HEAD(s2_profiles);
+
+struct s2_profile *s2_profile_lookup(const char *name)
+{
+	struct s2_profile *p;
+
+	lockdep_assert_held(&s2_cfg_mutex);
+	list_for_each_entry(p, &s2_profiles, node)
+		if (!strcmp(config_item_name(&p->group.cg_item), name))
+			return p;
+	return NULL;
+}
+
+int s2_copy_word(char *dst, size_t size, const char *buf, size_t count)
+{
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (count >= size)
+		return -ENAMETOOLONG;
+	if (memchr(buf, '\0', count) || memchr(buf, '\n', count))
+		return -EINVAL;
+	memcpy(dst, buf, count);
+	dst[count] = '\0';
+	return 0;
+}
+
+/*
+ * Runs @apply on the profile under the settings lock, refusing while a
+ * cycle runs: the cycle works on a copy, but a change then would be a
+ * surprise to whoever started it.
+ */
+static ssize_t s2_profile_update(struct config_item *item, size_t count,
+				 void (*apply)(struct s2_settings *set,
+					       const void *value),
+				 const void *value)
+{
+	struct s2_profile *p = to_s2_profile(item);
+
+	if (s2_busy())
+		return -EBUSY;
+	mutex_lock(&s2_cfg_mutex);
+	apply(&p->set, value);
+	mutex_unlock(&s2_cfg_mutex);
+	return count;
+}
+
+static ssize_t s2_profile_show(struct config_item *item, char *page,
+			       ssize_t (*show)(const struct s2_settings *set,
+					       char *page))
+{
+	struct s2_profile *p = to_s2_profile(item);
+	ssize_t ret;
+
+	mutex_lock(&s2_cfg_mutex);
+	ret = show(&p->set, page);
+	mutex_unlock(&s2_cfg_mutex);
+	return ret;
+}
+
+static int s2_parse_u32(const char *buf, u32 min, u32 max, u32 *out)
+{
+	int error = kstrtou32(buf, 10, out);
+
+	if (error)
+		return error;
+	return *out < min || *out > max ? -ERANGE : 0;
+}
+
+/* Defines show/store for a u32 tunable with an inclusive range. */
+#define S2_U32_ATTR(_name, _min, _max)					\
+static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
+{									\
+	return sysfs_emit(page, "%u\n", set->_name);			\
+}									\
+static void apply_##_name(struct s2_settings *set, const void *value)	\
+{									\
+	set->_name = *(const u32 *)value;				\
+}									\
+static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return s2_profile_show(item, page, show_##_name);		\
+}									\
+static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
+					  const char *buf, size_t count)\
+{									\
+	u32 value;							\
+	int error = s2_parse_u32(buf, _min, _max, &value);		\
+									\
+	if (error)							\
+		return error;						\
+	return s2_profile_update(item, count, apply_##_name, &value);	\
+}									\
+CONFIGFS_ATTR(s2_profile_, _name)
+
+S2_U32_ATTR(compress_threads, 0, 64);
+S2_U32_ATTR(freezer_timeout_ms, 100, 600000);
+S2_U32_ATTR(io_depth, 1, 1024);
+
+/* Defines show and the apply step for a string tunable. */
+#define S2_STRING_ATTR(_name)						\
+static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
+{									\
+	return sysfs_emit(page, "%s\n", set->_name);			\
+}									\
+static void apply_##_name(struct s2_settings *set, const void *value)	\
+{									\
+	strscpy(set->_name, value, sizeof(set->_name));			\
+}									\
+static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return s2_profile_show(item, page, show_##_name);		\
+}
+
+S2_STRING_ATTR(writer);
+
+static ssize_t s2_profile_writer_store(struct config_item *item,
+				       const char *buf, size_t count)
+{
+	char value[S2_WRITER_MAX];
+	int error = s2_copy_word(value, sizeof(value), buf, count);
+
+	if (error)
+		return error == -ENAMETOOLONG ? -EINVAL : error;
+	if (!s2_writer_find(value))
+		return -EINVAL;
+	return s2_profile_update(item, count, apply_writer, value);
+}
+CONFIGFS_ATTR(s2_profile_, writer);
+
+S2_STRING_ATTR(target);
+
+static ssize_t s2_profile_target_store(struct config_item *item,
+				       const char *buf, size_t count)
+{
+	struct s2_profile *p = to_s2_profile(item);
+	const struct s2_writer_ops *ops;
+	char *value;
+	ssize_t ret;
+
+	value = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
+	if (!value)
+		return -ENOMEM;
+	ret = s2_copy_word(value, S2_TARGET_MAX, buf, count);
+	if (!ret && value[0] && value[0] != '/')
+		ret = -EINVAL;
+	/* An empty target is allowed: it clears the setting. */
+	if (!ret && value[0]) {
+		mutex_lock(&s2_cfg_mutex);
+		ops = s2_writer_find(p->set.writer);
+		mutex_unlock(&s2_cfg_mutex);
+		ret = ops ? ops->validate(value) : -EINVAL;
+	}
+	if (!ret)
+		ret = s2_profile_update(item, count, apply_target, value);
+	kfree(value);
+	return ret;
+}
+CONFIGFS_ATTR(s2_profile_, target);
+
+S2_STRING_ATTR(compressor);
+
+static ssize_t s2_profile_compressor_store(struct config_item *item,
+					   const char *buf, size_t count)
+{
+	int i = __sysfs_match_string(s2_compressor_names, -1, buf);
+
+	if (i < 0 || !s2_compressor_available(s2_compressor_names[i]))
+		return -EINVAL;
+	return s2_profile_update(item, count, apply_compressor,
+				 s2_compressor_names[i]);
+}
+CONFIGFS_ATTR(s2_profile_, compressor);
+
+/* Defines show/store for a tunable that is one word of a name table. */
+#define S2_ENUM_ATTR(_name, _names, _type)				\
+static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
+{									\
+	return sysfs_emit(page, "%s\n", _names[set->_name]);		\
+}									\
+static void apply_##_name(struct s2_settings *set, const void *value)	\
+{									\
+	set->_name = (_type)*(const int *)value;			\
+}									\
+static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
+					 char *page)			\
+{									\
+	return s2_profile_show(item, page, show_##_name);		\
+}									\
+static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
+					  const char *buf, size_t count)\
+{									\
+	int i = __sysfs_match_string(_names, ARRAY_SIZE(_names), buf);	\
+									\
+	if (i < 0)							\
+		return -EINVAL;						\
+	return s2_profile_update(item, count, apply_##_name, &i);	\
+}									\
+CONFIGFS_ATTR(s2_profile_, _name)
+
+S2_ENUM_ATTR(checksum, s2_checksum_names, enum s2_checksum);
+S2_ENUM_ATTR(powerdown, s2_powerdown_names, enum s2_powerdown);
+
+static ssize_t show_image_size_limit(const struct s2_settings *set,
+				     char *page)
+{
+	return sysfs_emit(page, "%llu\n", set->image_size_limit);
+}
+
+static void apply_image_size_limit(struct s2_settings *set, const void *value)
+{
+	set->image_size_limit = *(const u64 *)value;
+}
+
+static ssize_t s2_profile_image_size_limit_show(struct config_item *item,
+						char *page)
+{
+	return s2_profile_show(item, page, show_image_size_limit);
+}
+
+static ssize_t s2_profile_image_size_limit_store(struct config_item *item,
+						 const char *buf, size_t count)
+{
+	u64 value;
+	int error = kstrtou64(buf, 10, &value);
+
+	if (error)
+		return error;
+	if (value > S64_MAX)
+		return -ERANGE;
+	return s2_profile_update(item, count, apply_image_size_limit, &value);
+}
+CONFIGFS_ATTR(s2_profile_, image_size_limit);
+
+static struct configfs_attribute *s2_profile_attrs[] = {
+	&s2_profile_attr_writer,
+	&s2_profile_attr_target,
+	&s2_profile_attr_compressor,
+	&s2_profile_attr_compress_threads,
+	&s2_profile_attr_checksum,
+	&s2_profile_attr_image_size_limit,
+	&s2_profile_attr_freezer_timeout_ms,
+	&s2_profile_attr_io_depth,
+	&s2_profile_attr_powerdown,
+	NULL,
+};
+
+static void s2_profile_release(struct config_item *item)
+{
+	kfree(to_s2_profile(item));
+}
+
+static struct configfs_item_operations s2_profile_item_ops = {
+	.release = s2_profile_release,
+};
+
+static const struct config_item_type s2_profile_type = {
+	.ct_item_ops = &s2_profile_item_ops,
+	.ct_attrs = s2_profile_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+static struct config_group *s2_profile_make(struct config_group *group,
+					    const char *name)
+{
+	struct s2_profile *p;
+
+	if (strlen(name) >= S2_NAME_MAX)
+		return ERR_PTR(-ENAMETOOLONG);
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return ERR_PTR(-ENOMEM);
+	s2_settings_default(&p->set);
+	config_group_init_type_name(&p->group, name, &s2_profile_type);
+	mutex_lock(&s2_cfg_mutex);
+	list_add_tail(&p->node, &s2_profiles);
+	mutex_unlock(&s2_cfg_mutex);
+	return &p->group;
+}
+
+static void s2_profile_drop(struct config_group *group,
+			    struct config_item *item)
+{
+	struct s2_profile *p = to_s2_profile(item);
+
+	mutex_lock(&s2_cfg_mutex);
+	list_del(&p->node);
+	mutex_unlock(&s2_cfg_mutex);
+	config_item_put(item);
+}
+
+static struct configfs_group_operations s2_profiles_group_ops = {
+	.make_group = s2_profile_make,
+	.drop_item = s2_profile_drop,
+};
+
+const struct config_item_type s2_profiles_type = {
+	.ct_group_ops = &s2_profiles_group_ops,
+	.ct_owner = THIS_MODULE,
+};

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/config/suspend2: the subsystem and its top-level attributes.
+ * The layout is documented in docs/configfs.md, the contract user space
+ * codes against.
+ */
+#include <linux/capability.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "../writers/writer.h"
+#include "configfs.h"
+
+/* The profile the next action uses; pinned so rmdir cannot remove it. */
+static struct s2_profile *s2_selected;
+
+static ssize_t s2_version_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "suspend2 %s image-format %d\n", S2_VERSION,
+			  S2_FORMAT_VERSION);
+}
+CONFIGFS_ATTR_RO(s2_, version);
+
+static ssize_t s2_capabilities_show(struct config_item *item, char *page)
+{
+	const struct s2_writer_ops * const *w;
+	ssize_t len;
+	int i;
+
+	len = sysfs_emit(page, "compressors:");
+	for (i = 0; s2_compressor_names[i]; i++)
+		if (s2_compressor_available(s2_compressor_names[i]))
+			len += sysfs_emit_at(page, len, " %s",
+					     s2_compressor_names[i]);
+	len += sysfs_emit_at(page, len, "\nwriters:");
+	for (w = s2_writers; *w; w++)
+		len += sysfs_emit_at(page, len, " %s", (*w)->name);
+	len += sysfs_emit_at(page, len, "\nchecksums:");
+	for (i = 0; i < ARRAY_SIZE(s2_checksum_names); i++)
+		len += sysfs_emit_at(page, len, " %s", s2_checksum_names[i]);
+	len += sysfs_emit_at(page, len, "\npowerdown:");
+	for (i = 0; i < S2_NR_POWERDOWN; i++)
+		len += sysfs_emit_at(page, len, " %s", s2_powerdown_names[i]);
+	len += sysfs_emit_at(page, len, "\nactions:");
+	for (i = 0; i < S2_NR_ACTIONS; i++)
+		len += sysfs_emit_at(page, len, " %s", s2_action_names[i]);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+CONFIGFS_ATTR_RO(s2_, capabilities);
+
+static ssize_t s2_state_show(struct config_item *item, char *page)
+{
+	return sysfs_emit(page, "%s\n", s2_state_names[s2_state_get()]);
+}
+CONFIGFS_ATTR_RO(s2_, state);
+
+static ssize_t s2_profile_show(struct config_item *item, char *page)
+{
+	ssize_t ret;
+
+	mutex_lock(&s2_cfg_mutex);
+	ret = sysfs_emit(page, "%s\n", s2_selected ?
+			 config_item_name(&s2_selected->group.cg_item) : "");
+	mutex_unlock(&s2_cfg_mutex);
+	return ret;
+}
+
+static ssize_t s2_profile_store(struct config_item *item, const char *buf,
+				size_t count)
+{
+	char name[S2_NAME_MAX];
+	struct s2_profile *new = NULL, *old;
+	int error;
+
+	error = s2_copy_word(name, sizeof(name), buf, count);
+	if (error)
+		return error == -ENAMETOOLONG ? -ENOENT : error;
+	if (s2_busy())
+		return -EBUSY;
+
+	mutex_lock(&s2_cfg_mutex);
+	if (name[0]) {
+		new = s2_profile_lookup(name);
+		if (!new) {
+			mutex_unlock(&s2_cfg_mutex);
+			return -ENOENT;
+		}
+	}
+	old = s2_selected;
+	if (new && new != old) {
+		error = configfs_depend_item_unlocked(&s2_subsys,
+						      &new->group.cg_item);
+		if (error) {
+			mutex_unlock(&s2_cfg_mutex);
+			return error;
+		}
+	}
+	s2_selected = new;
+	mutex_unlock(&s2_cfg_mutex);
+	if (old && old != new)
+		configfs_undepend_item_unlocked(&old->group.cg_item);
+	return count;
+}
+CONFIGFS_ATTR(s2_, profile);
+
+static ssize_t s2_action_store(struct config_item *item, const char *buf,
+			       size_t count)
+{
+	int action = __sysfs_match_string(s2_action_names, S2_NR_ACTIONS, buf);
+	char profile[S2_NAME_MAX];
+	struct s2_settings *set;
+	int error;
+
+	if (action < 0)
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	set = kmalloc(sizeof(*set), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
+
+	mutex_lock(&s2_cfg_mutex);
+	if (s2_selected) {
+		*set = s2_selected->set;
+		strscpy(profile, config_item_name(&s2_selected->group.cg_item),
+			sizeof(profile));
+	}
+	mutex_unlock(&s2_cfg_mutex);
+
+	if (!s2_selected) {
+		pr_err("suspend2: %s: no profile selected\n",
+		       s2_action_names[action]);
+		error = -ENOENT;
+	} else if (!set->target[0]) {
+		pr_err("suspend2: %s: profile %s has no target\n",
+		       s2_action_names[action], profile);
+		error = -EINVAL;
+	} else {
+		error = s2_action_run(action, set, profile);
+	}
+	kfree(set);
+	return error ? error : count;
+}
+CONFIGFS_ATTR_WO(s2_, action);
+
+static struct configfs_attribute *s2_root_attrs[] = {
+	&s2_attr_version,
+	&s2_attr_capabilities,
+	&s2_attr_state,
+	&s2_attr_profile,
+	&s2_attr_action,
+	NULL,
+};
+
+static const struct config_item_type s2_root_type = {
+	.ct_attrs = s2_root_attrs,
+	.ct_owner = THIS_MODULE,
+};
+
+struct configfs_subsystem s2_subsys = {
+	.su_group = {
+		.cg_item = {
+			.ci_namebuf = "suspend2",
+			.ci_type = &s2_root_type,
+		},
+	},
+};
+
+static struct config_group s2_profiles_group;
+static struct config_group s2_results_group;
+
+int s2_configfs_init(void)
+{
+	config_group_init(&s2_subsys.su_group);
+	mutex_init(&s2_subsys.su_mutex);
+	config_group_init_type_name(&s2_profiles_group, "profiles",
+				    &s2_profiles_type);
+	configfs_add_default_group(&s2_profiles_group, &s2_subsys.su_group);
+	config_group_init_type_name(&s2_results_group, "results",
+				    &s2_results_type);
+	configfs_add_default_group(&s2_results_group, &s2_subsys.su_group);
+	return configfs_register_subsystem(&s2_subsys);
+}
+
+void s2_configfs_exit(void)
+{
+	configfs_unregister_subsystem(&s2_subsys);
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cycle: hibernate, test, resume and invalidate, in the order
+ * kernel/power/user.c and hibernate() use the hibernation core, with every
+ * phase timed and every failure unwound in reverse so the system keeps
+ * running.
+ */
+#include <linux/freezer.h>
+#include <linux/hibernation_core.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/reboot.h>
+#include <linux/sched/loadavg.h>
+#include <linux/suspend.h>
+#include <linux/device.h>
+#include "../internal.h"
+#include "../writers/writer.h"
+#include "freezer.h"
+#include "image.h"
+
+#define S2_BOOT_RECORD_MAGIC	0x53324252	/* "S2BR" */
+
+/*
+ * What the boot kernel leaves for the resumed one in the scratch area that
+ * survives the atomic restore: the hibernating kernel's timings that came
+ * with the image header, and the boot kernel's own.
+ */
+struct s2_boot_record {
+	u32 magic;
+	u32 verified;
+	u64 image_pages;
+	u64 snapshot_us;
+	u64 write_us;
+	u64 bytes_written;
+	u64 read_us;
+	u64 bytes_read;
+	s64 restore_start_ns;	/* wall clock */
+};
+
+static DEFINE_MUTEX(s2_cycle_mutex);
+static enum s2_state s2_state;
+
+const char * const s2_state_names[S2_NR_STATES] = {
+	[S2_IDLE] = "idle",
+	[S2_FREEZING] = "freezing",
+	[S2_SYNCING] = "syncing",
+	[S2_SNAPSHOT] = "snapshot",
+	[S2_WRITING] = "writing",
+	[S2_POWERDOWN] = "powerdown",
+	[S2_READING] = "reading",
+	[S2_VERIFYING] = "verifying",
+	[S2_RESTORING] = "restoring",
+	[S2_THAWING] = "thawing",
+};
+
+enum s2_state s2_state_get(void)
+{
+	return READ_ONCE(s2_state);
+}
+
+bool s2_busy(void)
+{
+	return mutex_is_locked(&s2_cycle_mutex);
+}
+
+static void s2_set_state(enum s2_state state)
+{
+	WRITE_ONCE(s2_state, state);
+}
+
+static void s2_phase_done(enum s2_phase phase, ktime_t start)
+{
+	struct s2_results *r = s2_results_lock();
+
+	r->time_us[phase] = ktime_us_delta(ktime_get(), start);
+	s2_results_unlock();
+}
+
+static u64 s2_kbps(u64 bytes, u64 us)
+{
+	return us ? div64_u64(bytes * 1000000ULL, us * 1024ULL) : 0;
+}
+
+/* A cycle that recorded an error failed, unless it found nothing to do. */
+static void s2_finish(enum s2_status status)
+{
+	struct s2_results *r = s2_results_lock();
+
+	if (r->error && status != S2_ST_NONE && status != S2_ST_REFUSED)
+		status = S2_ST_FAILED;
+	r->status = status;
+	s2_results_unlock();
+}
+
+/* Restores the load average the cycle inflated: seed 001's sendmail fix. */
+static void s2_avenrun_restore(const unsigned long saved[3])
+{
+	struct s2_results *r = s2_results_lock();
+
+	memcpy(r->avenrun_saved, saved, sizeof(r->avenrun_saved));
+	memcpy(r->avenrun_thaw, avenrun, sizeof(r->avenrun_thaw));
+	memcpy(avenrun, saved, sizeof(r->avenrun_saved));
+	memcpy(r->avenrun_restored, avenrun, sizeof(r->avenrun_restored));
+	s2_results_unlock();
+}
+
+/* Returns only if the platform reported a wakeup event. */
+static int s2_power_down(const struct s2_settings *set)
+{
+	int error;
+
+	s2_set_state(S2_POWERDOWN);
+	switch (set->powerdown) {
+	case S2_PD_REBOOT:
+		kernel_restart(NULL);
+		break;
+	case S2_PD_PLATFORM:
+		error = hibernation_platform_enter();
+		if (error == -EAGAIN || error == -EBUSY)
+			return error;
+		pr_warn("suspend2: platform power down failed (%d), powering off\n",
+			error);
+		fallthrough;
+	case S2_PD_SHUTDOWN:
+	default:
+		kernel_power_off();
+		break;
+	}
+	pr_crit("suspend2: power down failed: power down manually\n");
+	for (;;)
+		cpu_relax();
+}
+
+/* In the resumed kernel: what the boot kernel measured, into results. */
+static void s2_collect_boot_record(s64 snapshot_real_ns)
+{
+	struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
+	s64 now = ktime_get_real_ns();
+	struct s2_results *r;
+
+	BUILD_BUG_ON(sizeof(*rec) > HIBERNATION_LOADER_SCRATCH_SIZE);
+	r = s2_results_lock();
+	r->offline_ms = div_u64(max_t(s64, now - snapshot_real_ns, 0),
+				NSEC_PER_MSEC);
+	if (rec->magic == S2_BOOT_RECORD_MAGIC) {
+		r->image_pages = rec->image_pages;
+		r->bytes_raw = rec->image_pages * PAGE_SIZE;
+		r->bytes_written = rec->bytes_written;
+		r->time_us[S2_PH_SNAPSHOT] = rec->snapshot_us;
+		r->time_us[S2_PH_WRITE] = rec->write_us;
+		r->time_us[S2_PH_READ] = rec->read_us;
+		r->time_us[S2_PH_RESTORE] =
+			div_u64(max_t(s64, now - rec->restore_start_ns, 0),
+				NSEC_PER_USEC);
+		r->write_kbps = s2_kbps(r->bytes_raw, rec->write_us);
+		r->read_kbps = s2_kbps(r->bytes_raw, rec->read_us);
+		r->verified = rec->verified;
+	} else {
+		pr_warn("suspend2: resumed without the boot kernel's record\n");
+	}
+	s2_results_unlock();
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* The test action's second half: read the image back and check it all. */
+static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
+{
+	struct s2_read_stats st = {};
+	struct s2_image img;
+	struct s2_results *r;
+	const char *why;
+	int error;
+
+	s2_set_state(S2_VERIFYING);
+	error = s2_image_find(w, &img, &why);
+	if (!error) {
+		error = s2_image_load(w, &img, set->io_depth, false, &st, &why);
+		s2_image_put(&img);
+	}
+	if (error) {
+		s2_results_set_error(error, "read-back failed: %s", why);
+		return error;
+	}
+	r = s2_results_lock();
+	r->time_us[S2_PH_READ] = st.read_us;
+	r->read_kbps = s2_kbps(r->bytes_raw, st.read_us);
+	r->verified = true;
+	s2_results_unlock();
+	return 0;
+}
+
+static void s2_record_write(const struct s2_write_stats *st,
+			    const struct s2_freezer *fz, u64 snapshot_us)
+{
+	struct s2_results *r = s2_results_lock();
+
+	r->time_us[S2_PH_FREEZE_KERNEL] = fz->kernel_freeze_us;
+	r->time_us[S2_PH_SNAPSHOT] = snapshot_us;
+	r->time_us[S2_PH_WRITE] = st->write_us;
+	r->image_pages = st->image_pages;
+	r->bytes_raw = st->image_pages * PAGE_SIZE;
+	r->bytes_written = st->bytes_written;
+	r->write_kbps = s2_kbps(r->bytes_raw, st->write_us);
+	s2_results_unlock();
+}
+
+static int s2_hibernate(const struct s2_settings *set, bool test)
+{
+	int platform = set->powerdown == S2_PD_PLATFORM;
+	struct s2_write_stats wst = {};
+	struct s2_image_times times;
+	unsigned long saved_avenrun[3];
+	unsigned int sleep_flags;
+	struct s2_freezer fz;
+	struct s2_writer w;
+	s64 snapshot_real_ns;
+	bool resumed = false;
+	ktime_t start;
+	int error;
+
+	if (!hibernation_available()) {
+		s2_results_set_error(-EPERM, "hibernation is not available (nohibernate or lockdown)");
+		return -EPERM;
+	}
+	memcpy(saved_avenrun, avenrun, sizeof(saved_avenrun));
+
+	error = s2_writer_open(&w, set->writer, set->target, true);
+	if (error) {
+		s2_results_set_error(error, "cannot use %s as %s target",
+				     set->target, set->writer);
+		goto out_avenrun;
+	}
+
+	sleep_flags = lock_system_sleep();
+	if (!hibernate_acquire()) {
+		error = -EBUSY;
+		s2_results_set_error(error, "another hibernation is in progress");
+		goto out_unlock;
+	}
+	error = pm_notifier_call_chain_robust(PM_HIBERNATION_PREPARE,
+					      PM_POST_HIBERNATION);
+	if (error) {
+		s2_results_set_error(error, "a driver refused to prepare for hibernation");
+		goto out_release;
+	}
+
+	s2_set_state(S2_FREEZING);
+	start = ktime_get();
+	error = s2_freeze_user(&fz, set->freezer_timeout_ms);
+	s2_phase_done(S2_PH_FREEZE_USER, start);
+	if (error)
+		goto out_notify;
+
+	/* After the freeze: nothing written before it can be lost now. */
+	s2_set_state(S2_SYNCING);
+	start = ktime_get();
+	ksys_sync_helper();
+	s2_phase_done(S2_PH_SYNC, start);
+
+	lock_device_hotplug();
+	error = create_basic_memory_bitmaps();
+	if (error) {
+		s2_results_set_error(error, "no memory for the snapshot bitmaps");
+		goto out_thaw;
+	}
+
+	s2_set_state(S2_SNAPSHOT);
+	start = ktime_get();
+	snapshot_real_ns = ktime_get_real_ns();
+	times.created_sec = div_u64(snapshot_real_ns, NSEC_PER_SEC);
+	error = hibernation_snapshot(platform);
+	if (error) {
+		s2_results_set_error(error, "atomic copy failed");
+		goto out_bitmaps;
+	}
+
+	if (in_suspend) {
+		times.snapshot_us = ktime_us_delta(ktime_get(), start);
+		times.snapshot_us -= min(times.snapshot_us, fz.kernel_freeze_us);
+		s2_set_state(S2_WRITING);
+		error = s2_image_write(&w, set, &times, &wst);
+		swsusp_free();
+		s2_record_write(&wst, &fz, times.snapshot_us);
+		if (!error && !test) {
+			error = s2_power_down(set);
+			s2_results_set_error(error, "wakeup event during power down, rolled back");
+			s2_image_invalidate(&w);
+		}
+		if (!error && test) {
+			error = s2_verify_image(&w, set);
+			s2_image_invalidate(&w);
+		}
+		w.ops->free_pages(&w);
+		in_suspend = 0;
+		pm_restore_gfp_mask();
+	} else {
+		resumed = true;
+		s2_collect_boot_record(snapshot_real_ns);
+		pr_info("suspend2: resumed\n");
+	}
+
+out_bitmaps:
+	free_basic_memory_bitmaps();
+out_thaw:
+	unlock_device_hotplug();
+	s2_set_state(S2_THAWING);
+	start = ktime_get();
+	thaw_processes();
+	s2_phase_done(S2_PH_THAW, start);
+out_notify:
+	s2_freezer_done(&fz);
+	pm_notifier_call_chain(PM_POST_HIBERNATION);
+out_release:
+	hibernate_release();
+out_unlock:
+	unlock_system_sleep(sleep_flags);
+	s2_writer_close(&w);
+out_avenrun:
+	s2_avenrun_restore(saved_avenrun);
+	s2_finish(resumed ? S2_ST_RESUMED : S2_ST_TESTED);
+	return error;
+}
+
+static void s2_leave_boot_record(const struct s2_image *img,
+				 const struct s2_read_stats *st)
+{
+	struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
+	const struct s2_image_header *h = &img->header;
+
+	rec->magic = S2_BOOT_RECORD_MAGIC;
+	rec->verified = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
+	rec->image_pages = le64_to_cpu(h->image_pages);
+	rec->snapshot_us = le64_to_cpu(h->snapshot_us);
+	rec->write_us = le64_to_cpu(h->write_us);
+	rec->bytes_written = st->bytes_read;
+	rec->read_us = st->read_us;
+	rec->bytes_read = st->bytes_read;
+	rec->restore_start_ns = ktime_get_real_ns();
+}
+
+/* In the boot kernel: restore the image, or refuse it and carry on. */
+static int s2_resume(const struct s2_settings *set)
+{
+	struct s2_read_stats st = {};
+	unsigned int sleep_flags;
+	struct s2_image img;
+	struct s2_writer w;
+	const char *why;
+	int platform;
+	int error;
+
+	error = s2_writer_open(&w, set->writer, set->target, false);
+	if (error) {
+		s2_results_set_error(error, "cannot open %s", set->target);
+		goto out;
+	}
+	s2_set_state(S2_READING);
+	error = s2_image_find(&w, &img, &why);
+	if (error == -ENODATA) {
+		pr_info("suspend2: no image on %s\n", set->target);
+		s2_results_set_error(error, "no image on %s", set->target);
+		goto out_close;
+	}
+	/* Whatever happens next, this image is used at most once. */
+	s2_image_invalidate(&w);
+	if (error) {
+		pr_err("suspend2: refusing the image on %s: %s\n",
+		       set->target, why);
+		s2_results_set_error(-EINVAL, "image refused: %s", why);
+		error = -EINVAL;
+		goto out_close;
+	}
+	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
+
+	sleep_flags = lock_system_sleep();
+	if (!hibernate_acquire()) {
+		error = -EBUSY;
+		s2_results_set_error(error, "another hibernation is in progress");
+		goto out_unlock;
+	}
+	error = pm_notifier_call_chain_robust(PM_RESTORE_PREPARE,
+					      PM_POST_RESTORE);
+	if (error) {
+		s2_results_set_error(error, "a driver refused to prepare for restore");
+		goto out_release;
+	}
+	error = freeze_processes();
+	if (error) {
+		s2_results_set_error(error, "tasks refused to freeze before restore");
+		goto out_notify;
+	}
+	error = freeze_kernel_threads();
+	if (error) {
+		s2_results_set_error(error, "kernel threads refused to freeze before restore");
+		goto out_thaw;
+	}
+	lock_device_hotplug();
+	error = create_basic_memory_bitmaps();
+	if (error)
+		goto out_hotplug;
+
+	error = s2_image_load(&w, &img, set->io_depth, true, &st, &why);
+	if (error) {
+		pr_err("suspend2: refusing the image on %s: %s\n",
+		       set->target, why);
+		s2_results_set_error(-EINVAL, "image refused: %s", why);
+		error = -EINVAL;
+	} else {
+		pr_info("suspend2: image read in %llu ms, restoring\n",
+			div_u64(st.read_us, USEC_PER_MSEC));
+		s2_leave_boot_record(&img, &st);
+		s2_set_state(S2_RESTORING);
+		/* Returns only on failure: success continues in the image. */
+		error = hibernation_restore(platform);
+		s2_results_set_error(error, "atomic restore failed");
+	}
+	swsusp_free();
+	free_basic_memory_bitmaps();
+out_hotplug:
+	unlock_device_hotplug();
+out_thaw:
+	thaw_processes();
+out_notify:
+	pm_notifier_call_chain(PM_POST_RESTORE);
+out_release:
+	hibernate_release();
+out_unlock:
+	unlock_system_sleep(sleep_flags);
+	s2_image_put(&img);
+out_close:
+	s2_writer_close(&w);
+out:
+	if (error == -EINVAL)
+		s2_finish(S2_ST_REFUSED);
+	else if (error == -ENODATA)
+		s2_finish(S2_ST_NONE);
+	else
+		s2_finish(S2_ST_FAILED);
+	return error;
+}
+
+static int s2_invalidate(const struct s2_settings *set)
+{
+	struct s2_writer w;
+	int error;
+
+	error = s2_writer_open(&w, set->writer, set->target, false);
+	if (error)
+		return error;
+	error = s2_image_invalidate(&w);
+	s2_writer_close(&w);
+	return error;
+}
+
+const char * const s2_action_names[S2_NR_ACTIONS] = {
+	[S2_ACT_HIBERNATE] = "hibernate",
+	[S2_ACT_TEST] = "test",
+	[S2_ACT_RESUME] = "resume",
+	[S2_ACT_INVALIDATE] = "invalidate",
+};
+
+int s2_action_run(enum s2_action action, const struct s2_settings *set,
+		  const char *profile)
+{
+	int error;
+
+	if (!mutex_trylock(&s2_cycle_mutex))
+		return -EBUSY;
+	if (action != S2_ACT_INVALIDATE)
+		s2_results_begin(set, profile);
+	switch (action) {
+	case S2_ACT_HIBERNATE:
+	case S2_ACT_TEST:
+		error = s2_hibernate(set, action == S2_ACT_TEST);
+		break;
+	case S2_ACT_RESUME:
+		error = s2_resume(set);
+		break;
+	case S2_ACT_INVALIDATE:
+		error = s2_invalidate(set);
+		break;
+	default:
+		error = -EINVAL;
+	}
+	s2_set_state(S2_IDLE);
+	mutex_unlock(&s2_cycle_mutex);
+	return error;
+}
+
+int s2_resume_at_load(const char *device)
+{
+	struct s2_settings set;
+
+	s2_settings_default(&set);
+	if (strscpy(set.target, device, sizeof(set.target)) < 0)
+		return -ENAMETOOLONG;
+	return s2_action_run(S2_ACT_RESUME, &set, "resume=");
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing the snapshot out as a suspend2 image, and reading it back.
+ */
+#ifndef _SUSPEND2_IMAGE_H
+#define _SUSPEND2_IMAGE_H
+
+#include <linux/types.h>
+#include "../image/format.h"
+
+struct s2_settings;
+struct s2_writer;
+
+struct s2_write_stats {
+	u64 image_pages;
+	u64 bytes_written;
+	u64 write_us;
+};
+
+/* Timings of the hibernating kernel that only the image can carry over. */
+struct s2_image_times {
+	u64 created_sec;
+	u64 snapshot_us;
+};
+
+int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
+		   const struct s2_image_times *times,
+		   struct s2_write_stats *st);
+
+/* An image found on a target, its header and block index in memory. */
+struct s2_image {
+	struct s2_image_header header;
+	struct s2_index_page **index;
+	u32 nr_index;
+};
+
+int s2_image_find(struct s2_writer *w, struct s2_image *img,
+		  const char **why);
+void s2_image_put(struct s2_image *img);
+
+struct s2_read_stats {
+	u64 bytes_read;
+	u64 read_us;
+};
+
+/*
+ * Reads and verifies every chunk; with @restore, feeds the pages to the
+ * snapshot code (which must be ready for snapshot_write_next()).
+ */
+int s2_image_load(struct s2_writer *w, struct s2_image *img,
+		  unsigned int io_depth, bool restore,
+		  struct s2_read_stats *st, const char **why);
+
+/* Erases the anchor, so the image can never be found again. */
+int s2_image_invalidate(struct s2_writer *w);
+
+#endif /* _SUSPEND2_IMAGE_H */

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding an image on a target, reading it back and verifying it, and
+ * erasing its anchor.  Nothing found on disk is trusted before it has been
+ * checked: the anchor against the header's checksum, the header against
+ * this kernel, every index page and every chunk against its own checksum.
+ */
+#include <linux/blkdev.h>
+#include <linux/hibernation_core.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <linux/vmalloc.h>
+#include "../compress/compress.h"
+#include "../internal.h"
+#include "../writers/io.h"
+#include "../writers/writer.h"
+#include "image.h"
+#include "progress.h"
+
+#define S2_CHUNK_BYTES	(S2_CHUNK_PAGES * PAGE_SIZE)
+
+static int read_anchor(struct s2_writer *w, void *page, struct s2_anchor **a)
+{
+	int error = s2_io_sync(w->bdev, REQ_OP_READ, w->anchor_page, page);
+
+	*a = page + PAGE_SIZE - sizeof(**a);
+	return error;
+}
+
+void s2_image_put(struct s2_image *img)
+{
+	u32 i;
+
+	for (i = 0; i < img->nr_index; i++)
+		free_page((unsigned long)img->index[i]);
+	kvfree(img->index);
+	img->index = NULL;
+	img->nr_index = 0;
+}
+
+static int read_index(struct s2_writer *w, struct s2_image *img,
+		      const char **why)
+{
+	u64 data_pages = le64_to_cpu(img->header.data_pages);
+	u64 where = le64_to_cpu(img->header.first_index_page);
+	u32 n = le32_to_cpu(img->header.index_pages);
+	u64 dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
+	u32 i, j;
+	int error;
+
+	img->index = kvcalloc(n, sizeof(*img->index), GFP_KERNEL);
+	if (!img->index)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		u32 count = min_t(u64, S2_INDEX_ENTRIES,
+				  data_pages - (u64)i * S2_INDEX_ENTRIES);
+		struct s2_index_page *ip;
+
+		if (!where || where >= dev_pages) {
+			*why = "block index points outside the device";
+			return -EINVAL;
+		}
+		ip = (void *)__get_free_page(GFP_KERNEL);
+		if (!ip)
+			return -ENOMEM;
+		img->index[img->nr_index++] = ip;
+		error = s2_io_sync(w->bdev, REQ_OP_READ, where, ip);
+		if (error) {
+			*why = "I/O error reading the block index";
+			return error;
+		}
+		error = s2_index_check(ip, count, why);
+		if (error)
+			return error;
+		for (j = 0; j < count; j++) {
+			u64 loc = le64_to_cpu(ip->entry[j]);
+
+			if (!loc || loc >= dev_pages) {
+				*why = "block index entry outside the device";
+				return -EINVAL;
+			}
+		}
+		where = le64_to_cpu(ip->next);
+	}
+	if (where) {
+		*why = "block index longer than the header says";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Returns 0 with the image's header and index in @img, -ENODATA when the
+ * target holds no image, or another error with *why saying why the image
+ * found there cannot be used.
+ */
+int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
+{
+	struct s2_kernel_id kid = {
+		.release = init_utsname()->release,
+		.version = init_utsname()->version,
+		.machine = init_utsname()->machine,
+	};
+	struct s2_anchor *anchor;
+	u64 header_page;
+	u32 header_crc;
+	void *page;
+	int error;
+
+	memset(img, 0, sizeof(*img));
+	*why = "";
+	page = (void *)__get_free_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	error = read_anchor(w, page, &anchor);
+	if (error) {
+		*why = "I/O error reading the anchor page";
+		goto out;
+	}
+	if (!s2_anchor_is_image(anchor)) {
+		error = -ENODATA;
+		goto out;
+	}
+	header_page = le64_to_cpu(anchor->header_page);
+	header_crc = le32_to_cpu(anchor->header_crc);
+	if (!header_page ||
+	    header_page >= bdev_nr_bytes(w->bdev) >> PAGE_SHIFT) {
+		*why = "anchor points outside the device";
+		error = -EINVAL;
+		goto out;
+	}
+	error = s2_io_sync(w->bdev, REQ_OP_READ, header_page, page);
+	if (error) {
+		*why = "I/O error reading the image header";
+		goto out;
+	}
+	memcpy(&img->header, page, sizeof(img->header));
+	error = s2_header_check(&img->header, &kid, why);
+	if (!error && le32_to_cpu(img->header.header_crc) != header_crc) {
+		*why = "anchor and header do not belong together (stale image)";
+		error = -EINVAL;
+	}
+	if (!error && !s2_compressor_available(img->header.compressor)) {
+		*why = "image compressor not available in this kernel";
+		error = -EINVAL;
+	}
+	if (!error)
+		error = read_index(w, img, why);
+	if (error)
+		s2_image_put(img);
+out:
+	free_page((unsigned long)page);
+	return error;
+}
+
+int s2_image_invalidate(struct s2_writer *w)
+{
+	struct s2_anchor *anchor;
+	void *page;
+	int error;
+
+	page = (void *)__get_free_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	error = read_anchor(w, page, &anchor);
+	if (!error && s2_anchor_is_image(anchor)) {
+		s2_anchor_clear(anchor);
+		error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA,
+				   w->anchor_page, page);
+	}
+	free_page((unsigned long)page);
+	return error;
+}
+
+struct s2_stream_in {
+	struct s2_reader reader;
+	struct s2_image *img;
+	const u8 *page;		/* current page of the data stream */
+	size_t pos;		/* read position in it */
+	u64 left;		/* bytes of the stream not yet read */
+};
+
+static u64 locate_data_page(void *ctx, u64 n)
+{
+	struct s2_image *img = ctx;
+
+	return le64_to_cpu(img->index[n / S2_INDEX_ENTRIES]->entry[n % S2_INDEX_ENTRIES]);
+}
+
+static int stream_get(struct s2_stream_in *si, void *dst, size_t len)
+{
+	int error;
+
+	if (len > si->left)
+		return -ENODATA;
+	si->left -= len;
+	while (len) {
+		size_t n;
+
+		if (!si->page || si->pos == PAGE_SIZE) {
+			si->page = s2_reader_next(&si->reader, &error);
+			if (!si->page)
+				return error;
+			si->pos = 0;
+		}
+		n = min(len, PAGE_SIZE - si->pos);
+		memcpy(dst, si->page + si->pos, n);
+		si->pos += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int feed_snapshot(struct snapshot_handle *handle, const u8 *raw,
+			 unsigned int len)
+{
+	unsigned int off;
+
+	for (off = 0; off < len; off += PAGE_SIZE) {
+		int ret = snapshot_write_next(handle);
+
+		if (ret <= 0)
+			return ret ? ret : -EINVAL;
+		memcpy(data_of(*handle), raw + off, PAGE_SIZE);
+	}
+	return 0;
+}
+
+int s2_image_load(struct s2_writer *w, struct s2_image *img,
+		  unsigned int io_depth, bool restore,
+		  struct s2_read_stats *st, const char **why)
+{
+	const struct s2_image_header *h = &img->header;
+	u64 image_pages = le64_to_cpu(h->image_pages);
+	u64 nr_chunks = le64_to_cpu(h->nr_chunks);
+	bool check = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
+	struct snapshot_handle handle = {};
+	struct s2_stream_in si = { .img = img };
+	struct s2_compressor comp;
+	struct s2_progress progress;
+	ktime_t start = ktime_get();
+	struct s2_io io;
+	u8 *raw, *stored;
+	u64 pages = 0;
+	u32 seq;
+	int error;
+
+	*why = "";
+	error = s2_compressor_init(&comp, h->compressor);
+	if (error) {
+		*why = "cannot start the image's compressor";
+		return error;
+	}
+	raw = vmalloc(S2_CHUNK_BYTES);
+	stored = vmalloc(S2_CHUNK_BYTES);
+	error = raw && stored ? s2_io_init(&io, w->bdev, io_depth) : -ENOMEM;
+	if (error) {
+		*why = "no memory for reading the image";
+		goto out_buffers;
+	}
+
+	si.left = le64_to_cpu(h->data_bytes);
+	s2_reader_start(&si.reader, &io, le64_to_cpu(h->data_pages),
+			locate_data_page, img);
+	s2_progress_start(&progress, "Reading image", image_pages);
+	for (seq = 0; seq < nr_chunks; seq++) {
+		struct s2_chunk_header ch;
+		u32 raw_len, stored_len;
+
+		error = stream_get(&si, &ch, sizeof(ch));
+		if (error) {
+			*why = "data stream ends early (truncated image)";
+			break;
+		}
+		error = s2_chunk_check(&ch, seq, why);
+		if (error)
+			break;
+		raw_len = le32_to_cpu(ch.raw_len);
+		stored_len = le32_to_cpu(ch.stored_len);
+		if (pages + raw_len / PAGE_SIZE > image_pages) {
+			*why = "chunks hold more pages than the image";
+			error = -EINVAL;
+			break;
+		}
+		error = stream_get(&si, stored, stored_len);
+		if (error) {
+			*why = "data stream ends early (truncated image)";
+			break;
+		}
+		if (check && s2_crc32c(stored, stored_len) !=
+		    le32_to_cpu(ch.crc)) {
+			*why = "chunk checksum mismatch (corrupt data block)";
+			error = -EINVAL;
+			break;
+		}
+		error = s2_decompress(&comp, stored, stored_len, raw, raw_len);
+		if (error) {
+			*why = "chunk does not decompress (corrupt data block)";
+			break;
+		}
+		if (restore) {
+			error = feed_snapshot(&handle, raw, raw_len);
+			if (error) {
+				*why = "snapshot code refused the image data";
+				break;
+			}
+		}
+		pages += raw_len / PAGE_SIZE;
+		s2_progress_update(&progress, pages);
+	}
+	if (!error && pages != image_pages) {
+		*why = "image holds fewer pages than its header says";
+		error = -EINVAL;
+	}
+	if (!error)
+		s2_progress_end(&progress);
+	else
+		pr_cont(" failed\n");
+	s2_reader_stop(&si.reader);
+	s2_io_exit(&io);
+	if (!error && restore) {
+		error = snapshot_write_finalize(&handle);
+		if (!error && !snapshot_image_loaded(&handle))
+			error = -ENODATA;
+		if (error)
+			*why = "snapshot code found the image incomplete";
+	}
+	st->bytes_read = (le64_to_cpu(h->data_pages) + le32_to_cpu(h->index_pages) + 1) *
+			 PAGE_SIZE;
+	st->read_us = ktime_us_delta(ktime_get(), start);
+out_buffers:
+	vfree(stored);
+	vfree(raw);
+	s2_compressor_exit(&comp);
+	return error;
+}

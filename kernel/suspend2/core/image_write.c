@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing the snapshot out: chunks of S2_CHUNK_PAGES pages are compressed
+ * and appended to the data stream, whose pages are reserved one by one
+ * from the writer and listed in the block index.  The index, the header
+ * and, last of all, the anchor follow, so an image whose writing was cut
+ * short is never found.
+ */
+#include <linux/blkdev.h>
+#include <linux/hibernation_core.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/utsname.h>
+#include <linux/vmalloc.h>
+#include "../compress/compress.h"
+#include "../internal.h"
+#include "../writers/io.h"
+#include "../writers/writer.h"
+#include "image.h"
+#include "progress.h"
+
+#define S2_CHUNK_BYTES	(S2_CHUNK_PAGES * PAGE_SIZE)
+
+struct s2_stream_out {
+	struct s2_writer *w;
+	struct s2_io io;
+	struct s2_io_buf *cur;
+	size_t fill;
+	u64 bytes;
+	u64 pages;
+	struct s2_index_page **index;
+	u32 nr_index;
+	u32 max_index;
+};
+
+static int stream_record_page(struct s2_stream_out *so, u64 page)
+{
+	u32 slot = so->pages / S2_INDEX_ENTRIES;
+
+	if (slot >= so->max_index)
+		return -ENOSPC;
+	if (slot == so->nr_index) {
+		so->index[slot] = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!so->index[slot])
+			return -ENOMEM;
+		so->nr_index++;
+	}
+	so->index[slot]->entry[so->pages % S2_INDEX_ENTRIES] =
+		cpu_to_le64(page);
+	so->pages++;
+	return 0;
+}
+
+static int stream_flush_page(struct s2_stream_out *so)
+{
+	u64 page;
+	int error;
+
+	memset(so->cur->addr + so->fill, 0, PAGE_SIZE - so->fill);
+	error = so->w->ops->reserve_page(so->w, &page);
+	if (!error)
+		error = stream_record_page(so, page);
+	if (error) {
+		s2_io_put(&so->io, so->cur);
+		so->cur = NULL;
+		return error;
+	}
+	s2_io_write(&so->io, so->cur, page);
+	so->cur = NULL;
+	return 0;
+}
+
+static int stream_put(struct s2_stream_out *so, const void *data, size_t len)
+{
+	int error;
+
+	while (len) {
+		size_t n;
+
+		if (!so->cur) {
+			so->cur = s2_io_get(&so->io);
+			so->fill = 0;
+		}
+		n = min(len, PAGE_SIZE - so->fill);
+		memcpy(so->cur->addr + so->fill, data, n);
+		so->fill += n;
+		so->bytes += n;
+		data += n;
+		len -= n;
+		if (so->fill == PAGE_SIZE) {
+			error = stream_flush_page(so);
+			if (error)
+				return error;
+		}
+	}
+	return 0;
+}
+
+/* Reserves the index pages, links them and writes them out. */
+static int stream_write_index(struct s2_stream_out *so, u64 *first)
+{
+	u64 *where;
+	u32 i;
+	int error = 0;
+
+	where = kcalloc(so->nr_index, sizeof(*where), GFP_KERNEL);
+	if (!where)
+		return -ENOMEM;
+	for (i = 0; i < so->nr_index && !error; i++)
+		error = so->w->ops->reserve_page(so->w, &where[i]);
+	for (i = 0; i < so->nr_index && !error; i++) {
+		struct s2_io_buf *buf = s2_io_get(&so->io);
+		u32 count = min_t(u64, S2_INDEX_ENTRIES,
+				  so->pages - (u64)i * S2_INDEX_ENTRIES);
+
+		s2_index_seal(so->index[i],
+			      i + 1 < so->nr_index ? where[i + 1] : 0, count);
+		memcpy(buf->addr, so->index[i], PAGE_SIZE);
+		s2_io_write(&so->io, buf, where[i]);
+	}
+	*first = where[0];
+	kfree(where);
+	return error;
+}
+
+static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
+			u64 total, u64 *nr_chunks)
+{
+	struct snapshot_handle handle = {};
+	struct s2_compressor comp;
+	struct s2_progress progress;
+	u8 *raw, *stored;
+	u64 done = 0;
+	u32 seq = 0;
+	int error;
+
+	error = s2_compressor_init(&comp, set->compressor);
+	if (error) {
+		s2_results_set_error(error, "cannot start compressor %s",
+				     set->compressor);
+		return error;
+	}
+	raw = vmalloc(S2_CHUNK_BYTES);
+	stored = vmalloc(S2_CHUNK_BYTES);
+	if (!raw || !stored) {
+		error = -ENOMEM;
+		s2_results_set_error(error, "no memory for chunk buffers");
+		goto out;
+	}
+
+	s2_progress_start(&progress, "Writing image", total);
+	while (done < total) {
+		struct s2_chunk_header ch;
+		unsigned int raw_len = 0, stored_len;
+		u32 crc = 0;
+
+		while (raw_len < S2_CHUNK_BYTES && done < total) {
+			int ret = snapshot_read_next(&handle);
+
+			if (ret <= 0) {
+				error = ret ? ret : -ENODATA;
+				s2_results_set_error(error, "snapshot ended early");
+				goto out;
+			}
+			memcpy(raw + raw_len, data_of(handle), PAGE_SIZE);
+			raw_len += PAGE_SIZE;
+			done++;
+		}
+		stored_len = s2_compress(&comp, raw, raw_len, stored,
+					 S2_CHUNK_BYTES);
+		if (set->checksum == S2_CHECKSUM_CRC32C)
+			crc = s2_crc32c(stored, stored_len);
+		s2_chunk_seal(&ch, seq++, raw_len, stored_len, crc);
+		error = stream_put(so, &ch, sizeof(ch));
+		if (!error)
+			error = stream_put(so, stored, stored_len);
+		if (error) {
+			s2_results_set_error(error, "target full after %llu of %llu pages",
+					     done, total);
+			goto out;
+		}
+		s2_progress_update(&progress, done);
+	}
+	s2_progress_end(&progress);
+	*nr_chunks = seq;
+out:
+	vfree(stored);
+	vfree(raw);
+	s2_compressor_exit(&comp);
+	return error;
+}
+
+static int write_header_and_anchor(struct s2_writer *w,
+				   const struct s2_image_info *info)
+{
+	struct s2_anchor *anchor;
+	void *page;
+	u64 where;
+	u32 crc;
+	int error;
+
+	BUILD_BUG_ON(sizeof(struct s2_image_header) > PAGE_SIZE);
+	page = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	error = w->ops->reserve_page(w, &where);
+	if (error)
+		goto out;
+	s2_header_seal(page, info);
+	crc = le32_to_cpu(((struct s2_image_header *)page)->header_crc);
+	/* Everything before the anchor must be on the medium first. */
+	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA,
+			   where, page);
+	if (error)
+		goto out;
+	error = s2_io_sync(w->bdev, REQ_OP_READ, w->anchor_page, page);
+	if (error)
+		goto out;
+	anchor = page + PAGE_SIZE - sizeof(*anchor);
+	s2_anchor_set(anchor, where, crc);
+	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
+			   page);
+out:
+	free_page((unsigned long)page);
+	return error;
+}
+
+int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
+		   const struct s2_image_times *times,
+		   struct s2_write_stats *st)
+{
+	struct s2_stream_out so = { .w = w };
+	struct s2_image_info info = {};
+	ktime_t start = ktime_get();
+	u64 total = snapshot_get_image_size();
+	u64 max_pages, nr_chunks = 0;
+	int error;
+	u32 i;
+
+	st->image_pages = total;
+	if (set->image_size_limit && total * PAGE_SIZE > set->image_size_limit) {
+		error = -EFBIG;
+		s2_results_set_error(error, "image of %llu bytes exceeds image_size_limit %llu",
+				     total * PAGE_SIZE, set->image_size_limit);
+		return error;
+	}
+
+	/* Stored chunks are never larger than raw ones, plus their headers. */
+	max_pages = total + DIV_ROUND_UP(s2_max_chunks_for(total) *
+		    sizeof(struct s2_chunk_header), PAGE_SIZE) + 1;
+	so.max_index = s2_index_pages_for(max_pages);
+	so.index = kvcalloc(so.max_index, sizeof(*so.index), GFP_KERNEL);
+	if (!so.index)
+		return -ENOMEM;
+	error = s2_io_init(&so.io, w->bdev, set->io_depth);
+	if (error)
+		goto out_index;
+
+	error = write_chunks(&so, set, total, &nr_chunks);
+	if (!error && so.cur)
+		error = stream_flush_page(&so);
+	info.first_index_page = 0;
+	if (!error)
+		error = stream_write_index(&so, &info.first_index_page);
+	if (!error) {
+		error = s2_io_drain(&so.io);
+		if (error)
+			s2_results_set_error(error, "I/O error writing the image");
+	} else {
+		s2_io_drain(&so.io);
+	}
+	s2_io_exit(&so.io);
+	if (error)
+		goto out_index;
+
+	info.release = init_utsname()->release;
+	info.version = init_utsname()->version;
+	info.machine = init_utsname()->machine;
+	info.compressor = set->compressor;
+	info.checksum = set->checksum;
+	info.image_pages = total;
+	info.data_bytes = so.bytes;
+	info.data_pages = so.pages;
+	info.nr_chunks = nr_chunks;
+	info.created_sec = times->created_sec;
+	info.snapshot_us = times->snapshot_us;
+	info.write_us = ktime_us_delta(ktime_get(), start);
+	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
+	error = write_header_and_anchor(w, &info);
+	if (error) {
+		s2_results_set_error(error, "cannot write the image header");
+		goto out_index;
+	}
+	st->write_us = ktime_us_delta(ktime_get(), start);
+	st->bytes_written = (so.pages + so.nr_index + 1) * PAGE_SIZE;
+out_index:
+	for (i = 0; i < so.nr_index; i++)
+		free_page((unsigned long)so.index[i]);
+	kvfree(so.index);
+	return error;
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Results of the last cycle.  The cycle writes them, configfs reads them;
+ * one mutex keeps a reader from seeing half of an update.
+ */
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include "../internal.h"
+
+static DEFINE_MUTEX(s2_results_mutex);
+static struct s2_results s2_results;
+
+const char * const s2_status_names[S2_NR_STATUS] = {
+	[S2_ST_NONE] = "none",
+	[S2_ST_RUNNING] = "running",
+	[S2_ST_RESUMED] = "resumed",
+	[S2_ST_TESTED] = "tested",
+	[S2_ST_FAILED] = "failed",
+	[S2_ST_REFUSED] = "refused",
+};
+
+const char * const s2_phase_names[S2_NR_PHASES] = {
+	[S2_PH_FREEZE_USER] = "freeze_user",
+	[S2_PH_SYNC] = "sync",
+	[S2_PH_FREEZE_KERNEL] = "freeze_kernel",
+	[S2_PH_SNAPSHOT] = "snapshot",
+	[S2_PH_WRITE] = "write",
+	[S2_PH_READ] = "read",
+	[S2_PH_RESTORE] = "restore",
+	[S2_PH_THAW] = "thaw",
+};
+
+struct s2_results *s2_results_lock(void)
+{
+	mutex_lock(&s2_results_mutex);
+	return &s2_results;
+}
+
+void s2_results_unlock(void)
+{
+	mutex_unlock(&s2_results_mutex);
+}
+
+void s2_results_get(struct s2_results *out)
+{
+	mutex_lock(&s2_results_mutex);
+	*out = s2_results;
+	mutex_unlock(&s2_results_mutex);
+}
+
+void s2_results_begin(const struct s2_settings *set, const char *profile)
+{
+	struct s2_results *r = s2_results_lock();
+
+	memset(r, 0, sizeof(*r));
+	r->status = S2_ST_RUNNING;
+	strscpy(r->profile, profile, sizeof(r->profile));
+	strscpy(r->writer, set->writer, sizeof(r->writer));
+	strscpy(r->compressor, set->compressor, sizeof(r->compressor));
+	r->checksum = set->checksum;
+	s2_results_unlock();
+}
+
+/* Records the first error of a cycle, in words, and logs it. */
+void s2_results_set_error(int error, const char *fmt, ...)
+{
+	struct s2_results *r = s2_results_lock();
+	va_list args;
+
+	if (!r->error) {
+		r->error = error;
+		va_start(args, fmt);
+		vscnprintf(r->error_msg, sizeof(r->error_msg), fmt, args);
+		va_end(args);
+		pr_err("suspend2: %s (%d)\n", r->error_msg, error);
+	}
+	s2_results_unlock();
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * On-disk format of a suspend2 image.  Pure data and pure functions: no
+ * module state, so the KUnit suites compile it directly.
+ *
+ * Every location is a page number on the target device (device offset /
+ * PAGE_SIZE), whatever the writer, so reading an image back needs only the
+ * device and the anchor page.
+ *
+ *   anchor page   the writer's fixed page (page 0 of a swap partition):
+ *                 its tail holds struct s2_anchor, which points to the header
+ *   header page   struct s2_image_header: what the image is and where its
+ *                 index starts
+ *   index pages   a chain of struct s2_index_page listing, in order, the
+ *                 pages that hold the data stream
+ *   data stream   a byte stream of chunks, each a struct s2_chunk_header and
+ *                 the chunk's stored (compressed or raw) bytes
+ *
+ * The anchor is written last, so an image whose writing was cut short is
+ * never found.
+ */
+#ifndef _SUSPEND2_IMAGE_FORMAT_H
+#define _SUSPEND2_IMAGE_FORMAT_H
+
+#include <linux/types.h>
+#include <asm/page.h>
+
+#define S2_FORMAT_VERSION	1
+#define S2_ANCHOR_SIG		"S2SUSPEND"	/* 9 bytes and a NUL: 10 */
+#define S2_SIG_LEN		10
+#define S2_IMAGE_MAGIC		"SUSPEND2"
+#define S2_CHUNK_MAGIC		0x4b4e4843	/* "CHNK" */
+#define S2_CHUNK_PAGES		32		/* raw pages per chunk */
+#define S2_NAME_LEN		65		/* as in struct new_utsname */
+#define S2_ALGO_LEN		32
+
+/* s2_image_header.flags */
+#define S2_FLAG_PLATFORM	0x1	/* restore through the platform (ACPI S4) */
+
+enum s2_checksum {
+	S2_CHECKSUM_NONE = 0,
+	S2_CHECKSUM_CRC32C = 1,
+};
+
+/* Lives at the end of the anchor page, where mkswap puts its signature. */
+struct s2_anchor {
+	__le64	header_page;
+	__le32	header_crc;		/* ties the anchor to one header */
+	__le32	reserved;
+	char	orig_sig[S2_SIG_LEN];	/* what sig held before */
+	char	sig[S2_SIG_LEN];
+} __packed;
+
+struct s2_image_header {
+	u8	magic[8];
+	__le32	format_version;
+	__le32	header_size;
+	__le32	page_size;
+	__le32	checksum;		/* enum s2_checksum */
+	char	release[S2_NAME_LEN];
+	char	version[S2_NAME_LEN];
+	char	machine[S2_NAME_LEN];
+	char	compressor[S2_ALGO_LEN];
+	u8	pad[3];
+	__le64	image_pages;		/* pages of the snapshot stream */
+	__le64	data_bytes;		/* bytes of the stored data stream */
+	__le64	data_pages;		/* pages holding the data stream */
+	__le64	nr_chunks;
+	__le64	first_index_page;
+	__le32	index_pages;
+	__le32	chunk_pages;
+	__le64	created_sec;		/* wall clock at the atomic copy */
+	__le64	snapshot_us;		/* how long the atomic copy took */
+	__le64	write_us;		/* how long writing took */
+	__le32	flags;
+	__le32	header_crc;		/* over the header, with this field 0 */
+} __packed;
+
+#define S2_INDEX_ENTRIES	((PAGE_SIZE - 16) / sizeof(__le64))
+
+struct s2_index_page {
+	__le64	next;			/* next index page, 0 on the last */
+	__le32	count;			/* entries used */
+	__le32	crc;			/* over the page, with this field 0 */
+	__le64	entry[S2_INDEX_ENTRIES];
+} __packed;
+
+struct s2_chunk_header {
+	__le32	magic;
+	__le32	seq;			/* chunks are numbered from 0 */
+	__le32	raw_len;
+	__le32	stored_len;		/* == raw_len: stored uncompressed */
+	__le32	crc;			/* over the stored bytes, 0 if none */
+	__le32	reserved;
+} __packed;
+
+/* What the writer knows when it seals the header. */
+struct s2_image_info {
+	const char *release;
+	const char *version;
+	const char *machine;
+	const char *compressor;
+	enum s2_checksum checksum;
+	u64 image_pages;
+	u64 data_bytes;
+	u64 data_pages;
+	u64 nr_chunks;
+	u64 first_index_page;
+	u64 created_sec;
+	u64 snapshot_us;
+	u64 write_us;
+	u32 flags;
+};
+
+/* The running kernel, to match an image against. */
+struct s2_kernel_id {
+	const char *release;
+	const char *version;
+	const char *machine;
+};
+
+u32 s2_crc32c(const void *buf, size_t len);
+u32 s2_index_pages_for(u64 data_pages);
+u64 s2_max_chunks_for(u64 image_pages);
+
+void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info);
+int s2_header_check(const struct s2_image_header *h,
+		    const struct s2_kernel_id *kid, const char **why);
+
+void s2_anchor_set(struct s2_anchor *a, u64 header_page, u32 header_crc);
+bool s2_anchor_is_image(const struct s2_anchor *a);
+void s2_anchor_clear(struct s2_anchor *a);
+
+void s2_index_seal(struct s2_index_page *ip, u64 next, u32 count);
+int s2_index_check(const struct s2_index_page *ip, u32 expected_count,
+		   const char **why);
+
+void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
+		   u32 stored_len, u32 crc);
+int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
+		   const char **why);
+
+#endif /* _SUSPEND2_IMAGE_FORMAT_H */

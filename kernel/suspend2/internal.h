@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * suspend2: what the parts of the module share.  The configfs layer turns
+ * text into these types and back; the core decides what to do with them.
+ */
+#ifndef _SUSPEND2_INTERNAL_H
+#define _SUSPEND2_INTERNAL_H
+
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include "image/format.h"
+
+#define S2_VERSION		"0.1.0"
+#define S2_NAME_MAX		64
+#define S2_TARGET_MAX		256
+#define S2_WRITER_MAX		16
+#define S2_REFUSED_MAX		1024
+
+enum s2_state {
+	S2_IDLE,
+	S2_FREEZING,
+	S2_SYNCING,
+	S2_SNAPSHOT,
+	S2_WRITING,
+	S2_POWERDOWN,
+	S2_READING,
+	S2_VERIFYING,
+	S2_RESTORING,
+	S2_THAWING,
+	S2_NR_STATES
+};
+
+enum s2_action {
+	S2_ACT_HIBERNATE,
+	S2_ACT_TEST,
+	S2_ACT_RESUME,
+	S2_ACT_INVALIDATE,
+	S2_NR_ACTIONS
+};
+
+enum s2_powerdown {
+	S2_PD_SHUTDOWN,
+	S2_PD_PLATFORM,
+	S2_PD_REBOOT,
+	S2_NR_POWERDOWN
+};
+
+enum s2_phase {
+	S2_PH_FREEZE_USER,
+	S2_PH_SYNC,
+	S2_PH_FREEZE_KERNEL,
+	S2_PH_SNAPSHOT,
+	S2_PH_WRITE,
+	S2_PH_READ,
+	S2_PH_RESTORE,
+	S2_PH_THAW,
+	S2_NR_PHASES
+};
+
+enum s2_status {
+	S2_ST_NONE,
+	S2_ST_RUNNING,
+	S2_ST_RESUMED,
+	S2_ST_TESTED,
+	S2_ST_FAILED,
+	S2_ST_REFUSED,
+	S2_NR_STATUS
+};
+
+/* A profile's tunables, as the configfs layer validated them. */
+struct s2_settings {
+	char writer[S2_WRITER_MAX];
+	char target[S2_TARGET_MAX];
+	char compressor[S2_ALGO_LEN];
+	u32 compress_threads;
+	enum s2_checksum checksum;
+	u64 image_size_limit;
+	u32 freezer_timeout_ms;
+	u32 io_depth;
+	enum s2_powerdown powerdown;
+};
+
+struct s2_results {
+	enum s2_status status;
+	int error;
+	char error_msg[128];
+	char profile[S2_NAME_MAX];
+	char writer[S2_WRITER_MAX];
+	char compressor[S2_ALGO_LEN];
+	enum s2_checksum checksum;
+	u64 time_us[S2_NR_PHASES];
+	u64 offline_ms;
+	u64 image_pages;
+	u64 bytes_raw;
+	u64 bytes_written;
+	u64 write_kbps;
+	u64 read_kbps;
+	bool verified;
+	unsigned long avenrun_saved[3];
+	unsigned long avenrun_thaw[3];
+	unsigned long avenrun_restored[3];
+	char refused_tasks[S2_REFUSED_MAX];
+};
+
+/* Names, in enum order, shared by configfs show/store and the log. */
+extern const char * const s2_state_names[S2_NR_STATES];
+extern const char * const s2_action_names[S2_NR_ACTIONS];
+extern const char * const s2_powerdown_names[S2_NR_POWERDOWN];
+extern const char * const s2_phase_names[S2_NR_PHASES];
+extern const char * const s2_status_names[S2_NR_STATUS];
+extern const char * const s2_checksum_names[2];
+extern const char * const s2_compressor_names[];	/* NULL-terminated */
+
+void s2_settings_default(struct s2_settings *set);
+
+/* core/cycle.c */
+enum s2_state s2_state_get(void);
+bool s2_busy(void);
+int s2_action_run(enum s2_action action, const struct s2_settings *set,
+		  const char *profile);
+int s2_resume_at_load(const char *device);
+
+/* core/results.c */
+void s2_results_get(struct s2_results *out);
+void s2_results_begin(const struct s2_settings *set, const char *profile);
+void s2_results_set_error(int error, const char *fmt, ...) __printf(2, 3);
+struct s2_results *s2_results_lock(void);
+void s2_results_unlock(void);
+
+/* compress/compress.c */
+bool s2_compressor_available(const char *name);
+
+/* configfs/ */
+int s2_configfs_init(void);
+void s2_configfs_exit(void);
+
+#endif /* _SUSPEND2_INTERNAL_H */

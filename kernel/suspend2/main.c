@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * suspend2: hibernation driven through configfs.
+ *
+ * Loaded when a hibernation is about to happen, or by the initramfs to
+ * resume; the rest of the time it is not in the kernel at all.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include "internal.h"
+
+static char *resume;
+module_param(resume, charp, 0444);
+MODULE_PARM_DESC(resume, "swap partition to resume from when loaded (e.g. /dev/vda)");
+
+static int __init suspend2_init(void)
+{
+	int error = s2_configfs_init();
+
+	if (error)
+		return error;
+	pr_info("suspend2: version %s, image format %d\n", S2_VERSION,
+		S2_FORMAT_VERSION);
+	/* A missing or refused image must not stop the boot. */
+	if (resume && resume[0])
+		s2_resume_at_load(resume);
+	return 0;
+}
+
+static void __exit suspend2_exit(void)
+{
+	s2_configfs_exit();
+}
+
+module_init(suspend2_init);
+module_exit(suspend2_exit);
+
+MODULE_DESCRIPTION("suspend2: modular hibernation driven through configfs");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(S2_VERSION);
+MODULE_IMPORT_NS(HIBERNATION_CORE);
