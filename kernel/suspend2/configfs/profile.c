@@ -10,6 +10,7 @@
 #include "../writers/writer.h"
 #include "configfs.h"
 
+/* Protects s2_profiles, every profile's settings and the selection. */
 DEFINE_MUTEX(s2_cfg_mutex);
 static LIST_HEAD(s2_profiles);
 
@@ -187,14 +188,14 @@ static ssize_t s2_profile_compressor_store(struct config_item *item,
 CONFIGFS_ATTR(s2_profile_, compressor);
 
 /* Defines show/store for a tunable that is one word of a name table. */
-#define S2_ENUM_ATTR(_name, _names, _type)				\
+#define S2_ENUM_ATTR(_name, _names)				\
 static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
 {									\
 	return sysfs_emit(page, "%s\n", _names[set->_name]);		\
 }									\
 static void apply_##_name(struct s2_settings *set, const void *value)	\
 {									\
-	set->_name = (_type)*(const int *)value;			\
+	set->_name = *(const int *)value;				\
 }									\
 static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
 					 char *page)			\
@@ -212,8 +213,8 @@ static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
 }									\
 CONFIGFS_ATTR(s2_profile_, _name)
 
-S2_ENUM_ATTR(checksum, s2_checksum_names, enum s2_checksum);
-S2_ENUM_ATTR(powerdown, s2_powerdown_names, enum s2_powerdown);
+S2_ENUM_ATTR(checksum, s2_checksum_names);
+S2_ENUM_ATTR(powerdown, s2_powerdown_names);
 
 static ssize_t show_image_size_limit(const struct s2_settings *set,
 				     char *page)

@@ -100,9 +100,14 @@ S2_LOADS_ATTR(avenrun_saved);
 S2_LOADS_ATTR(avenrun_thaw);
 S2_LOADS_ATTR(avenrun_restored);
 
+/* One "PID COMM" line per task; an empty file when none refused. */
 static ssize_t format_refused_tasks(const struct s2_results *r, char *page)
 {
-	return sysfs_emit(page, "%s", r->refused_tasks);
+	int len = strlen(r->refused_tasks);
+
+	if (!len)
+		return 0;
+	return sysfs_emit(page, "%.*s\n", len - 1, r->refused_tasks);
 }
 
 static ssize_t s2_results_refused_tasks_show(struct config_item *item,

@@ -219,7 +219,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	int error;
 
 	if (!hibernation_available()) {
-		s2_results_set_error(-EPERM, "hibernation is not available (nohibernate or lockdown)");
+		s2_results_set_error(-EPERM,
+				     "hibernation is not available (nohibernate or lockdown)");
 		return -EPERM;
 	}
 	memcpy(saved_avenrun, avenrun, sizeof(saved_avenrun));

@@ -318,8 +318,6 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 	}
 	if (!error)
 		s2_progress_end(&progress);
-	else
-		pr_cont(" failed\n");
 	s2_reader_stop(&si.reader);
 	s2_io_exit(&io);
 	if (!error && restore) {

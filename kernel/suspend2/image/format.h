@@ -8,9 +8,9 @@
  * device and the anchor page.
  *
  *   anchor page   the writer's fixed page (page 0 of a swap partition):
- *                 its tail holds struct s2_anchor, which points to the header
- *   header page   struct s2_image_header: what the image is and where its
- *                 index starts
+ *                 its tail holds struct s2_anchor, pointing at the next page
+ *   header page   struct s2_image_header: what the image is, where its index
+ *                 starts
  *   index pages   a chain of struct s2_index_page listing, in order, the
  *                 pages that hold the data stream
  *   data stream   a byte stream of chunks, each a struct s2_chunk_header and

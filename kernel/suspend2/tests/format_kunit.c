@@ -211,6 +211,7 @@ static struct kunit_suite s2_format_suite = {
 	.name = "suspend2_format",
 	.test_cases = s2_format_cases,
 };
+
 kunit_test_suite(s2_format_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the suspend2 image format");

@@ -1,0 +1,55 @@
+# Guest library, loaded by /init and by every scenario script.
+#
+# Lines meant for the host (RESULT, DEMO, STAMP, BOOT-DONE) go through the
+# kernel log (/dev/kmsg): the kernel prints them on the serial console
+# whole and in order with its own messages, each with a printk timestamp.
+# (Plain echo output goes through the tty layer and can be cut in half by a
+# kernel message.)  The runner boots with printk.devkmsg=on so none of them
+# is rate-limited.
+
+# say TEXT... -- one line to the console through the kernel log.
+say() {
+	if [ -w /dev/kmsg ]; then
+		echo "$*" > /dev/kmsg
+	else
+		echo "$*"
+	fi
+}
+
+# result NAME PASS|FAIL detail...  -- one line the host runner parses.
+result() {
+	_name=$1 _verdict=$2
+	shift 2
+	say "RESULT $_name $_verdict $*"
+}
+
+# stamp NAME -- a timestamped step.  The printk clock continues across a
+# resume (unlike /proc/uptime), so tests/vm/demo can time the steps.
+stamp() {
+	say "STAMP $*"
+}
+
+# demo KEY VALUE... -- a fact for tests/vm/demo's report.
+demo() {
+	say "DEMO $*"
+}
+
+# finish -- end of this boot: tell the host, power off.
+finish() {
+	say "BOOT-DONE"
+	sync
+	sleep 0.2	# let the tty drain any plain output
+	poweroff -f
+	sleep 5
+	say "poweroff -f returned; trying reboot -f"
+	reboot -f
+}
+
+# hibernate_mainline -- the in-kernel (mainline) hibernation path: write the
+# image to the active swap, power off.  Returns after a successful resume,
+# or at once (non-zero) if the kernel refused.
+hibernate_mainline() {
+	echo shutdown > /sys/power/disk || return 1
+	stamp trigger
+	echo disk > /sys/power/state
+}

@@ -1,0 +1,209 @@
+# shellcheck shell=bash
+# Host-side library of the VM harness, sourced by tests/vm/run and
+# tests/vm/demo.  Boots the scenarios in QEMU (TCG) and collects results.
+#
+# A scenario is tests/vm/scenarios/NAME/ with:
+#   scenario.conf   shell variables:
+#                     BOOTS     number of boots over the same disks (1)
+#                     MEM       guest RAM in MiB (512)
+#                     SMP       guest CPUs (2)
+#                     DISKS     sizes in MiB of raw virtio disks, created
+#                               fresh for each run (/dev/vda, /dev/vdb, ...)
+#                     APPEND_N  extra kernel command line for boot N
+#                     QEMU_N    extra QEMU arguments for boot N (e.g. drive
+#                               throttling for benchmarks)
+#                     TIMEOUT   seconds allowed per boot (120)
+#                     EXPECT    RESULT names that must appear as PASS
+#                     REQUIRES  files under build/ the scenario needs
+#                     MANUAL=1  not part of the default suite (demo, bench)
+#   bootN           guest script for boot N (run by /init with s2.boot=N)
+#   host-bootN      optional host script run alongside boot N's QEMU; gets
+#                   MONITOR (QEMU monitor unix socket), LOG, LOGDIR
+#   host-check      optional host script run after the last boot; gets
+#                   LOGDIR and prints RESULT lines like the guest does
+#
+# Everything a run produces lands in build/vm/NAME/: disks, console-bootN.log,
+# qemu-bootN.log (QEMU's own stderr), times, results.
+
+VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VM_DIR=$VM_TOP/tests/vm
+VM_BUILD=$VM_TOP/build/vm
+VM_KERNEL=${VM_KERNEL:-$VM_TOP/build/bzImage}
+VM_QEMU=${VM_QEMU:-qemu-system-x86_64}
+
+# Kernel messages that mean the scenario failed whatever the guest said.
+VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic'
+
+vm_log() { echo "vm: $*" >&2; }
+
+# vm_scenarios_all: names of the default suite (sorted, MANUAL=1 skipped).
+vm_scenarios_all() {
+	local d
+	for d in "$VM_DIR"/scenarios/*/; do
+		[ -f "$d/scenario.conf" ] || continue
+		# shellcheck disable=SC1091
+		(MANUAL=0; . "$d/scenario.conf"; [ "${MANUAL:-0}" = 1 ]) && continue
+		basename "$d"
+	done | LC_ALL=C sort
+}
+
+# vm_now: seconds since the epoch with fractions.
+vm_now() { date +%s.%N; }
+
+# vm_boot NAME N: boot N of scenario NAME.  Returns QEMU's status (124 on
+# timeout).  Appends "bootN SECONDS" to build/vm/NAME/times.
+vm_boot() {
+	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
+	local log=$out/console-boot$n.log mon=$out/monitor.sock
+	# A unix socket path must fit in 108 bytes; fall back to /tmp.
+	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$$-$name.sock
+	local append_var=APPEND_$n qemu_var=QEMU_$n
+	local -a drives=() extra=()
+	local i=0 size t0 t1 rc hostpid=
+
+	for size in ${DISKS:-}; do
+		drives+=(-drive "file=$out/disk$i.img,format=raw,if=virtio")
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
+	extra=(${!qemu_var:-})
+
+	rm -f "$log" "$mon"
+	: > "$log"
+	if [ -x "$sdir/host-boot$n" ]; then
+		MONITOR=$mon LOG=$log LOGDIR=$out "$sdir/host-boot$n" \
+			> "$out/host-boot$n.log" 2>&1 &
+		hostpid=$!
+	fi
+
+	t0=$(vm_now)
+	# -no-reboot: a guest reboot, panic (panic=-1) or power-off ends QEMU.
+	timeout -k 5 "${TIMEOUT:-120}" "$VM_QEMU" \
+		-accel tcg -cpu max -m "${MEM:-512}" -smp "${SMP:-2}" \
+		-nodefaults -display none -no-reboot \
+		-serial "file:$log" \
+		-monitor "unix:$mon,server=on,wait=off" \
+		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
+		"${drives[@]}" "${extra[@]}" \
+		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${!append_var:-}" \
+		< /dev/null > "$out/qemu-boot$n.log" 2>&1
+	rc=$?
+	t1=$(vm_now)
+	if [ -n "$hostpid" ]; then
+		kill "$hostpid" 2>/dev/null
+		wait "$hostpid" 2>/dev/null
+	fi
+	awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "boot%s %.1f\n", n, b - a }' >> "$out/times"
+	return $rc
+}
+
+# vm_scenario NAME: run every boot of scenario NAME, then its host check.
+# Writes build/vm/NAME/results: "PASS|FAIL NAME/RESULT detail" per line,
+# guest RESULT lines first, then synthetic failures.  Returns 1 if any
+# result failed.
+vm_scenario() {
+	local name=$1 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
+	local n i size req rc line res=$VM_BUILD/$1/results
+
+	rm -rf "$out"
+	mkdir -p "$out"
+	: > "$res"
+	if [ ! -f "$sdir/scenario.conf" ]; then
+		echo "FAIL $name/scenario no such scenario ($sdir/scenario.conf)" >> "$res"
+		return 1
+	fi
+
+	# The configuration is read in a subshell-free way but reset first so
+	# nothing leaks from one scenario into the next.
+	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL
+	unset "${!APPEND_@}" "${!QEMU_@}"
+	# shellcheck disable=SC1090,SC1091
+	. "$sdir/scenario.conf"
+	BOOTS=${BOOTS:-1}
+
+	for req in ${REQUIRES:-}; do
+		if [ ! -e "$VM_TOP/build/$req" ]; then
+			echo "FAIL $name/requires build/$req is missing (build it first: make)" >> "$res"
+			return 1
+		fi
+	done
+
+	i=0
+	for size in ${DISKS:-}; do
+		truncate -s "${size}M" "$out/disk$i.img"
+		i=$((i + 1))
+	done
+
+	for ((n = 1; n <= BOOTS; n++)); do
+		vm_log "$name: boot $n of $BOOTS"
+		vm_boot "$name" "$n"
+		rc=$?
+		if [ $rc = 124 ] || [ $rc = 137 ]; then
+			echo "FAIL $name/boot$n timed out after ${TIMEOUT:-120} s (QEMU killed)" >> "$out/synthetic"
+		elif [ $rc != 0 ]; then
+			echo "FAIL $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
+		fi
+	done
+
+	# Guest results, in console order, then the host check's.
+	for ((n = 1; n <= BOOTS; n++)); do
+		tr -d '\r' < "$out/console-boot$n.log"
+	done | vm_parse_results "$name" >> "$res"
+	if [ -x "$sdir/host-check" ]; then
+		LOGDIR=$out "$sdir/host-check" 2>&1 | tee "$out/host-check.log" |
+			vm_parse_results "$name" >> "$res"
+	fi
+
+	# Every expected name must have shown up.
+	for req in ${EXPECT:-}; do
+		grep -q "^PASS $name/$req " "$res" || grep -q "^FAIL $name/$req " "$res" ||
+			echo "FAIL $name/$req missing: no RESULT $req line from the guest" >> "$res"
+	done
+
+	# The kernel must not have complained, whatever the guest said.
+	for ((n = 1; n <= BOOTS; n++)); do
+		while IFS= read -r line; do
+			echo "FAIL $name/kernel-log boot $n: $line" >> "$res"
+		done < <(tr -d '\r' < "$out/console-boot$n.log" | grep -a -E "$VM_KERNEL_TROUBLE" | head -n 5)
+	done
+
+	[ -f "$out/synthetic" ] && cat "$out/synthetic" >> "$res"
+	! grep -q '^FAIL ' "$res"
+}
+
+# vm_parse_results NAME: RESULT lines on stdin -> "VERDICT NAME/result detail".
+# A RESULT may follow a kernel timestamp or other text on the same line.
+vm_parse_results() {
+	awk -v scen="$1" '
+	match($0, /RESULT [^ ]+ (PASS|FAIL)( |$)/) {
+		rest = substr($0, RSTART + 7)
+		split(rest, f, " ")
+		detail = rest
+		sub(/^[^ ]+ [^ ]+ ?/, "", detail)
+		printf "%s %s/%s %s\n", f[2], scen, f[1], detail
+	}'
+}
+
+# vm_tail_logs NAME: the last 40 lines of each console log of NAME.
+vm_tail_logs() {
+	local f
+	for f in "$VM_BUILD/$1"/console-boot*.log "$VM_BUILD/$1"/host-*.log; do
+		[ -s "$f" ] || continue
+		echo "----- $1: last 40 lines of ${f#"$VM_TOP"/} -----"
+		tail -n 40 "$f" | tr -d '\r'
+	done
+	echo "----- end of $1 -----"
+}
+
+# vm_prepare: check the kernel and (re)build the initramfs.
+vm_prepare() {
+	if [ ! -f "$VM_KERNEL" ]; then
+		echo "vm: kernel $VM_KERNEL not found (make kernel, or set VM_KERNEL)" >&2
+		return 1
+	fi
+	if ! command -v "$VM_QEMU" > /dev/null; then
+		echo "vm: $VM_QEMU not found (make deps installs qemu-system-x86)" >&2
+		return 1
+	fi
+	"$VM_DIR/mkinitramfs" > /dev/null
+}
