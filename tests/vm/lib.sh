@@ -10,8 +10,9 @@
 #                     DISKS     sizes in MiB of raw virtio disks, created
 #                               fresh for each run (/dev/vda, /dev/vdb, ...)
 #                     APPEND_N  extra kernel command line for boot N
-#                     QEMU_N    extra QEMU arguments for boot N (e.g. drive
-#                               throttling for benchmarks)
+#                     QEMU_N    extra QEMU arguments for boot N
+#                     DRIVE_OPTS_I  extra -drive options for disk I (0 is
+#                               /dev/vda), e.g. throttling.bps-write=2000000
 #                     TIMEOUT   seconds allowed per boot (120)
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
@@ -62,7 +63,8 @@ vm_boot() {
 	local i=0 size t0 t1 rc hostpid=
 
 	for size in ${DISKS:-}; do
-		drives+=(-drive "file=$out/disk$i.img,format=raw,if=virtio")
+		local opts_var=DRIVE_OPTS_$i
+		drives+=(-drive "file=$out/disk$i.img,format=raw,if=virtio${!opts_var:+,${!opts_var}}")
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
@@ -116,7 +118,7 @@ vm_scenario() {
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
 	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL
-	unset "${!APPEND_@}" "${!QEMU_@}"
+	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
 	BOOTS=${BOOTS:-1}

@@ -367,8 +367,8 @@ static int s2_resume(const struct s2_settings *set)
 	if (error) {
 		pr_err("suspend2: refusing the image on %s: %s\n",
 		       set->target, why);
-		s2_results_set_error(-EINVAL, "image refused: %s", why);
-		error = -EINVAL;
+		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+		error = -EBADMSG;
 		goto out_close;
 	}
 	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
@@ -404,8 +404,8 @@ static int s2_resume(const struct s2_settings *set)
 	if (error) {
 		pr_err("suspend2: refusing the image on %s: %s\n",
 		       set->target, why);
-		s2_results_set_error(-EINVAL, "image refused: %s", why);
-		error = -EINVAL;
+		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+		error = -EBADMSG;
 	} else {
 		pr_info("suspend2: image read in %llu ms, restoring\n",
 			div_u64(st.read_us, USEC_PER_MSEC));
@@ -431,7 +431,7 @@ out_unlock:
 out_close:
 	s2_writer_close(&w);
 out:
-	if (error == -EINVAL)
+	if (error == -EBADMSG)
 		s2_finish(S2_ST_REFUSED);
 	else if (error == -ENODATA)
 		s2_finish(S2_ST_NONE);

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parse "key: words..." lines.  Unknown keys are ignored so a newer
+ * module with more capabilities still works with this tool.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "caps.h"
+#include "common.h"
+#include "conf.h"
+#include "strutil.h"
+
+void caps_builtin(struct caps *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->compressors, sizeof(c->compressors), "%s",
+		 conf_keys[K_COMPRESSOR].choices);
+	snprintf(c->writers, sizeof(c->writers), "%s",
+		 conf_keys[K_WRITER].choices);
+	snprintf(c->checksums, sizeof(c->checksums), "%s",
+		 conf_keys[K_CHECKSUM].choices);
+	snprintf(c->powerdown, sizeof(c->powerdown), "%s",
+		 conf_keys[K_POWERDOWN].choices);
+	snprintf(c->actions, sizeof(c->actions),
+		 "hibernate test resume invalidate");
+}
+
+void caps_parse(struct caps *c, const char *text)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} map[] = {
+		{ "compressors", offsetof(struct caps, compressors) },
+		{ "writers", offsetof(struct caps, writers) },
+		{ "checksums", offsetof(struct caps, checksums) },
+		{ "powerdown", offsetof(struct caps, powerdown) },
+		{ "actions", offsetof(struct caps, actions) },
+	};
+	const char *p = text;
+
+	caps_builtin(c);
+	c->from_module = true;
+	while (*p) {
+		size_t len = strcspn(p, "\n"), i;
+		const char *colon = memchr(p, ':', len);
+
+		for (i = 0; colon && i < ARRAY_SIZE(map); i++) {
+			size_t klen = strlen(map[i].key);
+			char *dst = (char *)c + map[i].off;
+			char tmp[256];
+
+			if ((size_t)(colon - p) != klen ||
+			    strncmp(p, map[i].key, klen))
+				continue;
+			snprintf(tmp, sizeof(tmp), "%.*s",
+				 (int)(len - klen - 1), colon + 1);
+			snprintf(dst, 256, "%s", str_trim(tmp));
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+/* The list a profile key's value must come from, or NULL. */
+const char *caps_list_for_key(const struct caps *c, int key)
+{
+	switch (key) {
+	case K_WRITER:
+		return c->writers;
+	case K_COMPRESSOR:
+		return c->compressors;
+	case K_CHECKSUM:
+		return c->checksums;
+	case K_POWERDOWN:
+		return c->powerdown;
+	}
+	return NULL;
+}

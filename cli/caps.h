@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The module's capabilities file, or the built-in list when not loaded. */
+#ifndef HIB_CAPS_H
+#define HIB_CAPS_H
+
+#include <stdbool.h>
+
+struct caps {
+	char compressors[256];
+	char writers[256];
+	char checksums[256];
+	char powerdown[256];
+	char actions[256];
+	bool from_module;
+};
+
+void caps_builtin(struct caps *c);
+void caps_parse(struct caps *c, const char *text);
+const char *caps_list_for_key(const struct caps *c, int key);
+
+#endif

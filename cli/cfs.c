@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * configfs access.  Functions return 0 or -errno so callers can print the
+ * kernel's own reason.  Values are written in one write(2) (configfs
+ * takes one store per write) and read back without the trailing newline.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cfs.h"
+#include "strutil.h"
+
+int cfs_init(struct cfs *c, const char *root, bool dry_run, FILE *plan)
+{
+	size_t n;
+
+	if (!root)
+		root = CFS_DEFAULT_ROOT;
+	n = strlen(root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (n + 64 >= sizeof(c->root))
+		return -ENAMETOOLONG;
+	memcpy(c->root, root, n);
+	c->root[n] = '\0';
+	c->dry_run = dry_run;
+	c->plan = plan ? plan : stdout;
+	return 0;
+}
+
+bool cfs_is_default(const struct cfs *c)
+{
+	return !strcmp(c->root, CFS_DEFAULT_ROOT);
+}
+
+const char *cfs_path(const struct cfs *c, const char *rel, char *buf,
+		     size_t len)
+{
+	if (rel && *rel)
+		snprintf(buf, len, "%s/%s", c->root, rel);
+	else
+		snprintf(buf, len, "%s", c->root);
+	return buf;
+}
+
+bool cfs_exists(const struct cfs *c, const char *rel)
+{
+	char path[PATH_MAX + 64];
+
+	return !access(cfs_path(c, rel, path, sizeof(path)), F_OK);
+}
+
+int cfs_read(const struct cfs *c, const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+	size_t used = 0;
+	ssize_t r;
+	int fd, ret = 0;
+
+	if (!len)
+		return -EINVAL;
+	buf[0] = '\0';
+	fd = open(cfs_path(c, rel, path, sizeof(path)), O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (used + 1 < len) {
+		r = read(fd, buf + used, len - 1 - used);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			break;
+		}
+		if (!r)
+			break;
+		used += r;
+	}
+	close(fd);
+	buf[used] = '\0';
+	str_chomp(buf);
+	return ret;
+}
+
+int cfs_write(const struct cfs *c, const char *rel, const char *val)
+{
+	char path[PATH_MAX + 64], data[4096];
+	ssize_t r;
+	size_t n;
+	int fd, ret = 0;
+
+	cfs_path(c, rel, path, sizeof(path));
+	if (c->dry_run) {
+		fprintf(c->plan, "%s = %s\n", path, val);
+		return 0;
+	}
+	n = snprintf(data, sizeof(data), "%s\n", val);
+	if (n >= sizeof(data))
+		return -E2BIG;
+	/* No O_CREAT: a missing attribute is an error, not a new file. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		r = write(fd, data, n);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		ret = -errno;
+	else if ((size_t)r != n)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int cfs_mkdir(const struct cfs *c, const char *rel)
+{
+	char path[PATH_MAX + 64];
+
+	cfs_path(c, rel, path, sizeof(path));
+	if (c->dry_run) {
+		fprintf(c->plan, "mkdir %s\n", path);
+		return 0;
+	}
+	return mkdir(path, 0755) ? -errno : 0;
+}
+
+int cfs_rmdir(const struct cfs *c, const char *rel)
+{
+	char path[PATH_MAX + 64];
+
+	cfs_path(c, rel, path, sizeof(path));
+	if (c->dry_run) {
+		fprintf(c->plan, "rmdir %s\n", path);
+		return 0;
+	}
+	return rmdir(path) ? -errno : 0;
+}

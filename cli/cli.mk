@@ -1,0 +1,3 @@
+# Included by the top-level Makefile.  libsysfs and libblkid are linked
+# statically so the binary runs in a busybox initramfs.
+CLI_LIBS += -lblkid -lsysfs

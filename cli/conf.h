@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hibernate.conf: INI sections, one per profile, plus the reserved [acpi]
+ * section read by the ACPI scripts.  The parser records every error with
+ * its file and line instead of stopping at the first one.
+ */
+#ifndef HIB_CONF_H
+#define HIB_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CONF_DEFAULT_PATH	"/etc/hibernate.conf"
+#define CONF_DEFAULT_PROFILE	"default"
+#define CONF_ACPI_SECTION	"acpi"
+#define CONF_MAX_LINE		1024
+#define CONF_MAX_FILE		(1024 * 1024)
+#define CONF_MAX_ERRORS		20
+#define CONF_MAX_HOOKS		32
+#define CONF_NAME_MAX		64
+
+/* Keys in a profile.  The first CONF_KERNEL_KEYS map 1:1 to configfs. */
+enum conf_key {
+	K_WRITER,
+	K_TARGET,
+	K_COMPRESSOR,
+	K_COMPRESS_THREADS,
+	K_CHECKSUM,
+	K_IMAGE_SIZE_LIMIT,
+	K_FREEZER_TIMEOUT_MS,
+	K_IO_DEPTH,
+	K_POWERDOWN,
+	K_INHERIT,
+	K_PRE_HIBERNATE,
+	K_POST_RESUME,
+	K_HOOK_TIMEOUT,
+	K_UNLOAD_MODULE,
+	K_MODULE,
+	K_NR
+};
+#define CONF_KERNEL_KEYS	(K_POWERDOWN + 1)
+
+enum acpi_key {
+	A_AC_PROFILE,
+	A_BATTERY_PROFILE,
+	A_LID,
+	A_POWER_BUTTON,
+	A_SLEEP_BUTTON,
+	A_NR
+};
+
+enum conf_type {
+	T_WORD,		/* kernel word; checked against capabilities later */
+	T_CHOICE,	/* one of a fixed list */
+	T_TARGET,	/* absolute path or UUID=, LABEL=, ... */
+	T_RANGE,	/* decimal in [min, max] */
+	T_SIZE,		/* bytes, K/M/G/T suffix allowed */
+	T_BOOL,		/* yes/no */
+	T_NAME,		/* a profile name */
+	T_CMD,		/* shell command, may repeat */
+	T_MODULE,	/* module name or path of a .ko */
+};
+
+struct conf_key_info {
+	const char *name;
+	enum conf_type type;
+	uint64_t min, max;
+	const char *choices;	/* T_CHOICE, and the built-in list for T_WORD */
+	const char *def;	/* NULL: no default */
+};
+
+extern const struct conf_key_info conf_keys[K_NR];
+extern const struct conf_key_info conf_acpi_keys[A_NR];
+
+struct conf_val {
+	char *value;		/* normalised; NULL when unset */
+	int line;
+};
+
+struct conf_cmd {
+	char *cmd;
+	int line;
+};
+
+struct conf_profile {
+	char *name;
+	int line;
+	struct conf_val v[K_NR];
+	struct conf_cmd pre[CONF_MAX_HOOKS];
+	size_t npre;
+	struct conf_cmd post[CONF_MAX_HOOKS];
+	size_t npost;
+};
+
+struct conf {
+	char *path;
+	struct conf_profile *prof;
+	size_t nprof;
+	struct conf_val acpi[A_NR];
+	int acpi_line;
+	char *errors[CONF_MAX_ERRORS + 1];
+	size_t nerr;
+};
+
+/* Where a resolved value came from, for messages. */
+struct prof_val {
+	const char *value;
+	const char *file;	/* NULL: built-in default */
+	int line;		/* 0 with file set: the command line */
+};
+
+/* A profile with inheritance and defaults applied. */
+struct profile {
+	const char *name;
+	struct prof_val v[K_NR];
+	const struct conf_cmd *pre, *post;
+	size_t npre, npost;
+	const char *hook_file;
+	unsigned int hook_timeout;
+	bool unload_module;
+	char *owned[K_NR];	/* values from --set, freed by profile_free() */
+};
+
+void conf_init(struct conf *c);
+void conf_free(struct conf *c);
+int conf_load(struct conf *c, const char *path);
+int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
+		      size_t len);
+void conf_print_errors(const struct conf *c);
+
+int conf_check_value(const struct conf_key_info *k, const char *val,
+		     char *norm, size_t normlen, char *why, size_t whylen);
+int conf_key_lookup(const char *name);
+const char *conf_suggest_key(const char *name);
+const struct conf_profile *conf_find(const struct conf *c, const char *name);
+const char *conf_suggest_profile(const struct conf *c, const char *name);
+
+int conf_resolve(const struct conf *c, const char *name, struct profile *p,
+		 char *err, size_t errlen);
+int profile_override(struct profile *p, const char *assignment,
+		     char *err, size_t errlen);
+void profile_free(struct profile *p);
+const char *prof_where(const struct prof_val *pv, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages.  Errors and warnings go to stderr so that --json output on
+ * stdout stays one parseable object; information goes to stdout unless
+ * --quiet, details only with --verbose.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "common.h"
+
+int hib_verbosity;
+
+static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(f, "hibernate: %s", prefix);
+	vfprintf(f, fmt, ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void hib_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(stderr, "", fmt, ap);
+	va_end(ap);
+}
+
+void hib_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hib_verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vmsg(stderr, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
+/* Progress goes to stderr too: stdout carries the report or the plan. */
+void hib_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hib_verbosity < 0)
+		return;
+	va_start(ap, fmt);
+	vmsg(stderr, "", fmt, ap);
+	va_end(ap);
+}
+
+void hib_verbose(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (hib_verbosity < 1)
+		return;
+	va_start(ap, fmt);
+	vmsg(stderr, "", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Options, in the util-linux way: long-only options numbered from
+ * CHAR_MAX + 1, a table of mutually exclusive options checked for every
+ * option, usage() on stdout, everything else a one-line hint.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cfs.h"
+#include "common.h"
+#include "conf.h"
+#include "options.h"
+
+enum {
+	OPT_TEST = CHAR_MAX + 1,
+	OPT_RESUME,
+	OPT_INVALIDATE,
+	OPT_STATUS,
+	OPT_LIST_PROFILES,
+	OPT_JSON,
+	OPT_CONFIGFS,
+	OPT_MODULE,
+};
+
+static const struct option longopts[] = {
+	{ "profile",       required_argument, NULL, 'p' },
+	{ "config",        required_argument, NULL, 'c' },
+	{ "dry-run",       no_argument,       NULL, 'n' },
+	{ "test",          no_argument,       NULL, OPT_TEST },
+	{ "resume",        no_argument,       NULL, OPT_RESUME },
+	{ "invalidate",    no_argument,       NULL, OPT_INVALIDATE },
+	{ "status",        no_argument,       NULL, OPT_STATUS },
+	{ "list-profiles", no_argument,       NULL, OPT_LIST_PROFILES },
+	{ "json",          no_argument,       NULL, OPT_JSON },
+	{ "set",           required_argument, NULL, 'o' },
+	{ "verbose",       no_argument,       NULL, 'v' },
+	{ "quiet",         no_argument,       NULL, 'q' },
+	{ "force",         no_argument,       NULL, 'f' },
+	{ "configfs",      required_argument, NULL, OPT_CONFIGFS },
+	{ "module",        required_argument, NULL, OPT_MODULE },
+	{ "help",          no_argument,       NULL, 'h' },
+	{ "version",       no_argument,       NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Rows of options that exclude each other; each row sorted, 0-ended. */
+static const int excl[][7] = {
+	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, 0 },
+	{ 'q', 'v', 0 },
+	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
+	  OPT_LIST_PROFILES, 0 },
+};
+
+static const char *opt_name(int c)
+{
+	size_t i;
+
+	for (i = 0; longopts[i].name; i++)
+		if (longopts[i].val == c)
+			return longopts[i].name;
+	return "?";
+}
+
+/* seen[row] is the option of that row given so far, or 0. */
+static int check_exclusive(int *seen, int c)
+{
+	size_t row, i;
+
+	for (row = 0; row < ARRAY_SIZE(excl); row++) {
+		for (i = 0; excl[row][i]; i++) {
+			if (excl[row][i] != c)
+				continue;
+			if (seen[row] && seen[row] != c) {
+				fprintf(stderr,
+					"hibernate: --%s and --%s cannot be combined\n",
+					opt_name(seen[row]), opt_name(c));
+				return -1;
+			}
+			seen[row] = c;
+		}
+	}
+	return 0;
+}
+
+void hib_usage(FILE *out)
+{
+	fputs("Usage:\n"
+	      " hibernate [options]\n"
+	      "\n"
+	      "Hibernate with a profile from hibernate.conf through the suspend2 module.\n"
+	      "\n"
+	      "Actions (default: hibernate):\n"
+	      "     --test               full cycle without powering down, then verify\n"
+	      "     --resume             resume from an image if there is one (initramfs)\n"
+	      "     --invalidate         erase the image signature on the target\n"
+	      "     --status             show state, capabilities and the last results\n"
+	      "     --list-profiles      list the profiles in the configuration\n"
+	      "\n"
+	      "Options:\n"
+	      " -p, --profile NAME       profile to use (default: default)\n"
+	      " -c, --config FILE        configuration file (default: " CONF_DEFAULT_PATH ")\n"
+	      " -o, --set KEY=VALUE      override a profile key for this run\n"
+	      " -n, --dry-run            check and print the configfs writes; change nothing\n"
+	      "     --json               print results as one JSON object\n"
+	      " -f, --force              go on when the target space checks fail\n"
+	      "     --configfs DIR       suspend2 configfs directory\n"
+	      "                            (default: " CFS_DEFAULT_ROOT ")\n"
+	      "     --module PATH        insmod this suspend2.ko instead of modprobe\n"
+	      " -v, --verbose            say more\n"
+	      " -q, --quiet              print errors only\n"
+	      " -h, --help               display this help\n"
+	      " -V, --version            display version\n"
+	      "\n"
+	      "For more details see hibernate(8) and hibernate.conf(5).\n", out);
+}
+
+const char *hib_action_word(enum hib_action a)
+{
+	switch (a) {
+	case ACT_HIBERNATE:
+		return "hibernate";
+	case ACT_TEST:
+		return "test";
+	case ACT_RESUME:
+		return "resume";
+	case ACT_INVALIDATE:
+		return "invalidate";
+	case ACT_STATUS:
+		return "status";
+	case ACT_LIST_PROFILES:
+		return "list-profiles";
+	}
+	return "?";
+}
+
+static int usage_error(void)
+{
+	fputs("Try 'hibernate --help' for more information.\n", stderr);
+	return HIB_EXIT_USAGE;
+}
+
+int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
+{
+	int seen[ARRAY_SIZE(excl)];
+	int c;
+
+	memset(seen, 0, sizeof(seen));
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->action = ACT_HIBERNATE;
+	ctl->profile = CONF_DEFAULT_PROFILE;
+	ctl->config = CONF_DEFAULT_PATH;
+	ctl->configfs = CFS_DEFAULT_ROOT;
+
+	/* optind = 0 makes glibc start afresh, which the tests rely on. */
+	optind = 0;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "+p:c:no:vqfhV", longopts,
+				NULL)) != -1) {
+		if (c != '?' && check_exclusive(seen, c))
+			return usage_error();
+		switch (c) {
+		case 'p':
+			if (!*optarg) {
+				fputs("hibernate: --profile: empty name\n",
+				      stderr);
+				return usage_error();
+			}
+			ctl->profile = optarg;
+			break;
+		case 'c':
+			ctl->config = optarg;
+			ctl->config_given = true;
+			break;
+		case 'n':
+			ctl->dry_run = true;
+			break;
+		case 'o':
+			if (ctl->nsets >= HIB_MAX_SETS) {
+				fprintf(stderr,
+					"hibernate: --set: at most %d\n",
+					HIB_MAX_SETS);
+				return usage_error();
+			}
+			if (!strchr(optarg, '=')) {
+				fprintf(stderr,
+					"hibernate: --set: expected KEY=VALUE, got '%s'\n",
+					optarg);
+				return usage_error();
+			}
+			ctl->sets[ctl->nsets++] = optarg;
+			break;
+		case 'v':
+			ctl->verbosity++;
+			break;
+		case 'q':
+			ctl->verbosity = -1;
+			break;
+		case 'f':
+			ctl->force = true;
+			break;
+		case OPT_TEST:
+			ctl->action = ACT_TEST;
+			break;
+		case OPT_RESUME:
+			ctl->action = ACT_RESUME;
+			break;
+		case OPT_INVALIDATE:
+			ctl->action = ACT_INVALIDATE;
+			break;
+		case OPT_STATUS:
+			ctl->action = ACT_STATUS;
+			break;
+		case OPT_LIST_PROFILES:
+			ctl->action = ACT_LIST_PROFILES;
+			break;
+		case OPT_JSON:
+			ctl->json = true;
+			break;
+		case OPT_CONFIGFS:
+			if (!*optarg) {
+				fputs("hibernate: --configfs: empty path\n",
+				      stderr);
+				return usage_error();
+			}
+			ctl->configfs = optarg;
+			break;
+		case OPT_MODULE:
+			if (optarg[0] != '/' && !strchr(optarg, '/')) {
+				fprintf(stderr,
+					"hibernate: --module: expected the path of a .ko file, got '%s'\n",
+					optarg);
+				return usage_error();
+			}
+			ctl->module = optarg;
+			break;
+		case 'h':
+			hib_usage(stdout);
+			return HIB_EXIT_OK;
+		case 'V':
+			printf("hibernate from suspend2 %s\n", HIB_VERSION);
+			return HIB_EXIT_OK;
+		default:
+			return usage_error();
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "hibernate: unexpected argument '%s'\n",
+			argv[optind]);
+		return usage_error();
+	}
+	return -1;
+}

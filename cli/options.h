@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line parsing, kept apart from main() so tests can call it. */
+#ifndef HIB_OPTIONS_H
+#define HIB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define HIB_MAX_SETS	16
+
+enum hib_action {
+	ACT_HIBERNATE,
+	ACT_TEST,
+	ACT_RESUME,
+	ACT_INVALIDATE,
+	ACT_STATUS,
+	ACT_LIST_PROFILES,
+};
+
+/* Everything the command line decides, in one place. */
+struct hib_ctl {
+	enum hib_action action;
+	const char *profile;
+	const char *config;
+	bool config_given;
+	const char *configfs;
+	const char *module;
+	const char *sets[HIB_MAX_SETS];
+	int nsets;
+	bool dry_run;
+	bool json;
+	bool force;
+	int verbosity;
+};
+
+/* Returns -1 to go on, else the exit status (after --help, errors, ...). */
+int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv);
+void hib_usage(FILE *out);
+const char *hib_action_word(enum hib_action a);
+
+#endif

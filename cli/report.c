@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports.  Text is for people reading a console after resume; JSON is
+ * one object on stdout so scripts can parse it with jq.  Missing result
+ * attributes read as empty or 0 so an older module still gets a report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "report.h"
+#include "strutil.h"
+
+const char *const phase_names[PH_NR] = {
+	[PH_FREEZE_USER] = "freeze_user",
+	[PH_SYNC] = "sync",
+	[PH_FREEZE_KERNEL] = "freeze_kernel",
+	[PH_SNAPSHOT] = "snapshot",
+	[PH_WRITE] = "write",
+	[PH_READ] = "read",
+	[PH_RESTORE] = "restore",
+	[PH_THAW] = "thaw",
+};
+
+static const char *const phase_titles[PH_NR] = {
+	"freeze user space", "sync", "freeze kernel threads",
+	"atomic copy", "write image", "read image", "restore", "thaw",
+};
+
+static void read_str(const struct cfs *c, const char *name, char *buf,
+		     size_t len)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "results/%s", name);
+	if (cfs_read(c, rel, buf, len))
+		buf[0] = '\0';
+}
+
+static uint64_t read_u64(const struct cfs *c, const char *name)
+{
+	char buf[32];
+	uint64_t v;
+
+	read_str(c, name, buf, sizeof(buf));
+	return parse_u64(str_trim(buf), &v) ? 0 : v;
+}
+
+int results_read(const struct cfs *c, struct results *r)
+{
+	char buf[16], name[32];
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	if (!cfs_exists(c, "results"))
+		return -ENOENT;
+	read_str(c, "status", r->status, sizeof(r->status));
+	read_str(c, "error", r->error, sizeof(r->error));
+	read_str(c, "profile", r->profile, sizeof(r->profile));
+	read_str(c, "writer", r->writer, sizeof(r->writer));
+	read_str(c, "compressor", r->compressor, sizeof(r->compressor));
+	read_str(c, "checksum", r->checksum, sizeof(r->checksum));
+	for (i = 0; i < PH_NR; i++) {
+		snprintf(name, sizeof(name), "time_%s_us", phase_names[i]);
+		r->time_us[i] = read_u64(c, name);
+	}
+	r->offline_ms = read_u64(c, "offline_ms");
+	r->image_pages = read_u64(c, "image_pages");
+	r->bytes_raw = read_u64(c, "bytes_raw");
+	r->bytes_written = read_u64(c, "bytes_written");
+	r->write_kbps = read_u64(c, "write_kbps");
+	r->read_kbps = read_u64(c, "read_kbps");
+	read_str(c, "verified", buf, sizeof(buf));
+	r->verified = !strcmp(buf, "yes");
+	read_str(c, "avenrun_saved", r->avenrun_saved,
+		 sizeof(r->avenrun_saved));
+	read_str(c, "avenrun_thaw", r->avenrun_thaw, sizeof(r->avenrun_thaw));
+	read_str(c, "avenrun_restored", r->avenrun_restored,
+		 sizeof(r->avenrun_restored));
+	read_str(c, "refused_tasks", r->refused_tasks,
+		 sizeof(r->refused_tasks));
+	return 0;
+}
+
+static double ratio(const struct results *r)
+{
+	return r->bytes_written ? (double)r->bytes_raw / r->bytes_written : 0;
+}
+
+static void print_ms(FILE *out, const char *title, uint64_t us)
+{
+	fprintf(out, "  %-24s %10llu.%03llu ms\n", title,
+		(unsigned long long)(us / 1000),
+		(unsigned long long)(us % 1000));
+}
+
+void report_text(FILE *out, const struct results *r)
+{
+	int i;
+
+	fprintf(out, "suspend2: profile '%s': %s\n",
+		*r->profile ? r->profile : "-", *r->status ? r->status : "-");
+	if (*r->error)
+		fprintf(out, "  %-24s %s\n", "error", r->error);
+	fprintf(out, "  %-24s %10llu.%03llu s\n", "time offline",
+		(unsigned long long)(r->offline_ms / 1000),
+		(unsigned long long)(r->offline_ms % 1000));
+	for (i = 0; i < PH_NR; i++)
+		print_ms(out, phase_titles[i], r->time_us[i]);
+	fprintf(out, "  %-24s %llu pages\n", "image",
+		(unsigned long long)r->image_pages);
+	fprintf(out, "  %-24s %llu KiB raw, %llu KiB written (ratio %.2f)\n",
+		"image size", (unsigned long long)(r->bytes_raw / 1024),
+		(unsigned long long)(r->bytes_written / 1024), ratio(r));
+	fprintf(out, "  %-24s %s (writer %s, checksum %s)\n",
+		"compressor", *r->compressor ? r->compressor : "-",
+		*r->writer ? r->writer : "-",
+		*r->checksum ? r->checksum : "-");
+	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
+		"throughput", (unsigned long long)r->write_kbps,
+		(unsigned long long)r->read_kbps);
+	fprintf(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
+	fprintf(out, "  %-24s %s\n", "load average saved",
+		*r->avenrun_saved ? r->avenrun_saved : "-");
+	fprintf(out, "  %-24s %s\n", "load average at thaw",
+		*r->avenrun_thaw ? r->avenrun_thaw : "-");
+	fprintf(out, "  %-24s %s\n", "load average restored",
+		*r->avenrun_restored ? r->avenrun_restored : "-");
+	if (*r->refused_tasks) {
+		char tmp[sizeof(r->refused_tasks)], *l, *save = NULL;
+
+		snprintf(tmp, sizeof(tmp), "%s", r->refused_tasks);
+		for (l = strtok_r(tmp, "\n", &save); l;
+		     l = strtok_r(NULL, "\n", &save))
+			fprintf(out, "  %-24s %s\n", "refused to freeze", l);
+	}
+}
+
+void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", out);
+		else if (ch == '\t')
+			fputs("\\t", out);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static bool is_json_number(const char *s)
+{
+	const char *p = s;
+
+	if (!(*p >= '0' && *p <= '9'))
+		return false;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return !*p;
+}
+
+/* "0.52 0.31 0.12" -> [0.52, 0.31, 0.12]; anything odd stays a string. */
+static void json_loadavg(FILE *out, const char *s)
+{
+	char tmp[64], *w, *save = NULL;
+	bool first = true;
+
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	for (w = strtok_r(tmp, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		if (!is_json_number(w) || strlen(w) > 12)
+			break;
+	if (w || !*s) {
+		if (*s)
+			json_string(out, s);
+		else
+			fputs("null", out);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	fputc('[', out);
+	for (w = strtok_r(tmp, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		fprintf(out, "%s%s", first ? "" : ", ", w);
+		first = false;
+	}
+	fputc(']', out);
+}
+
+static void json_results_body(FILE *out, const struct results *r,
+			      const char *ind)
+{
+	char tmp[sizeof(r->refused_tasks)], *l, *save = NULL;
+	bool first = true;
+	int i;
+
+	fprintf(out, "%s\"profile\": ", ind);
+	json_string(out, r->profile);
+	fprintf(out, ",\n%s\"status\": ", ind);
+	json_string(out, r->status);
+	fprintf(out, ",\n%s\"error\": ", ind);
+	json_string(out, r->error);
+	fprintf(out, ",\n%s\"writer\": ", ind);
+	json_string(out, r->writer);
+	fprintf(out, ",\n%s\"compressor\": ", ind);
+	json_string(out, r->compressor);
+	fprintf(out, ",\n%s\"checksum\": ", ind);
+	json_string(out, r->checksum);
+	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
+		(unsigned long long)r->offline_ms);
+	fprintf(out, ",\n%s\"time_us\": {", ind);
+	for (i = 0; i < PH_NR; i++)
+		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", phase_names[i],
+			(unsigned long long)r->time_us[i]);
+	fprintf(out, "},\n%s\"image_pages\": %llu", ind,
+		(unsigned long long)r->image_pages);
+	fprintf(out, ",\n%s\"bytes_raw\": %llu", ind,
+		(unsigned long long)r->bytes_raw);
+	fprintf(out, ",\n%s\"bytes_written\": %llu", ind,
+		(unsigned long long)r->bytes_written);
+	fprintf(out, ",\n%s\"ratio\": %.2f", ind, ratio(r));
+	fprintf(out, ",\n%s\"write_kbps\": %llu", ind,
+		(unsigned long long)r->write_kbps);
+	fprintf(out, ",\n%s\"read_kbps\": %llu", ind,
+		(unsigned long long)r->read_kbps);
+	fprintf(out, ",\n%s\"verified\": %s", ind,
+		r->verified ? "true" : "false");
+	fprintf(out, ",\n%s\"avenrun\": {\"saved\": ", ind);
+	json_loadavg(out, r->avenrun_saved);
+	fputs(", \"thaw\": ", out);
+	json_loadavg(out, r->avenrun_thaw);
+	fputs(", \"restored\": ", out);
+	json_loadavg(out, r->avenrun_restored);
+	fprintf(out, "},\n%s\"refused_tasks\": [", ind);
+	snprintf(tmp, sizeof(tmp), "%s", r->refused_tasks);
+	for (l = strtok_r(tmp, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		if (!first)
+			fputs(", ", out);
+		json_string(out, l);
+		first = false;
+	}
+	fputc(']', out);
+}
+
+void report_json(FILE *out, const struct results *r)
+{
+	fputs("{\n", out);
+	json_results_body(out, r, "  ");
+	fputs("\n}\n", out);
+}
+
+int status_read(const struct cfs *c, struct status *s)
+{
+	char caps[1024];
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	r = cfs_read(c, "state", s->state, sizeof(s->state));
+	if (r)
+		return r;
+	cfs_read(c, "version", s->version, sizeof(s->version));
+	cfs_read(c, "profile", s->profile, sizeof(s->profile));
+	if (!cfs_read(c, "capabilities", caps, sizeof(caps)))
+		caps_parse(&s->caps, caps);
+	else
+		caps_builtin(&s->caps);
+	results_read(c, &s->res);
+	return 0;
+}
+
+void status_text(FILE *out, const struct status *s)
+{
+	fprintf(out, "module:        %s\n", s->version);
+	fprintf(out, "state:         %s\n", s->state);
+	fprintf(out, "profile:       %s\n", *s->profile ? s->profile : "(none)");
+	fprintf(out, "compressors:   %s\n", s->caps.compressors);
+	fprintf(out, "writers:       %s\n", s->caps.writers);
+	fprintf(out, "checksums:     %s\n", s->caps.checksums);
+	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
+	fprintf(out, "actions:       %s\n", s->caps.actions);
+	fputs("last results:\n", out);
+	report_text(out, &s->res);
+}
+
+static void json_words(FILE *out, const char *list)
+{
+	char tmp[256], *w, *save = NULL;
+	bool first = true;
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	fputc('[', out);
+	for (w = strtok_r(tmp, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save)) {
+		if (!first)
+			fputs(", ", out);
+		json_string(out, w);
+		first = false;
+	}
+	fputc(']', out);
+}
+
+void status_json(FILE *out, const struct status *s)
+{
+	fputs("{\n  \"version\": ", out);
+	json_string(out, s->version);
+	fputs(",\n  \"state\": ", out);
+	json_string(out, s->state);
+	fputs(",\n  \"profile\": ", out);
+	json_string(out, s->profile);
+	fputs(",\n  \"capabilities\": {\"compressors\": ", out);
+	json_words(out, s->caps.compressors);
+	fputs(", \"writers\": ", out);
+	json_words(out, s->caps.writers);
+	fputs(", \"checksums\": ", out);
+	json_words(out, s->caps.checksums);
+	fputs(", \"powerdown\": ", out);
+	json_words(out, s->caps.powerdown);
+	fputs(", \"actions\": ", out);
+	json_words(out, s->caps.actions);
+	fputs("},\n  \"results\": {\n", out);
+	json_results_body(out, &s->res, "    ");
+	fputs("\n  }\n}\n", out);
+}

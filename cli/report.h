@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* results/ of the last cycle, as text for people and JSON for programs. */
+#ifndef HIB_REPORT_H
+#define HIB_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "caps.h"
+#include "cfs.h"
+
+enum phase {
+	PH_FREEZE_USER,
+	PH_SYNC,
+	PH_FREEZE_KERNEL,
+	PH_SNAPSHOT,
+	PH_WRITE,
+	PH_READ,
+	PH_RESTORE,
+	PH_THAW,
+	PH_NR
+};
+
+struct results {
+	char status[32];
+	char error[512];
+	char profile[80];
+	char writer[32];
+	char compressor[32];
+	char checksum[32];
+	uint64_t time_us[PH_NR];
+	uint64_t offline_ms;
+	uint64_t image_pages;
+	uint64_t bytes_raw;
+	uint64_t bytes_written;
+	uint64_t write_kbps;
+	uint64_t read_kbps;
+	bool verified;
+	char avenrun_saved[64];
+	char avenrun_thaw[64];
+	char avenrun_restored[64];
+	char refused_tasks[2048];
+};
+
+struct status {
+	char version[128];
+	char state[32];
+	char profile[80];
+	struct caps caps;
+	struct results res;
+};
+
+extern const char *const phase_names[PH_NR];
+
+int results_read(const struct cfs *c, struct results *r);
+void report_text(FILE *out, const struct results *r);
+void report_json(FILE *out, const struct results *r);
+int status_read(const struct cfs *c, struct status *s);
+void status_text(FILE *out, const struct status *s);
+void status_json(FILE *out, const struct status *s);
+void json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each action does, in order: configuration, profile, checks, lock,
+ * module and configfs, hooks, profile writes, the action, the report.
+ * Nothing that changes the system happens before every check passed, and
+ * in --dry-run mode nothing changes at all: cfs prints instead of
+ * writing, and the module and mount steps only say what they would do.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "cfs.h"
+#include "common.h"
+#include "conf.h"
+#include "hooks.h"
+#include "lock.h"
+#include "module.h"
+#include "profile.h"
+#include "report.h"
+#include "run.h"
+#include "strutil.h"
+#include "sysinfo.h"
+
+struct run {
+	const struct hib_ctl *ctl;
+	struct cfs cfs;
+	struct conf conf;
+	struct profile prof;
+	struct caps caps;
+	char target[PATH_MAX];
+	bool check_failed;	/* a dry run would not be attempted */
+	int lock_fd;
+};
+
+/* In a dry run checks are listed on stdout, as comments of the plan. */
+static void note(struct run *r, const char *fmt, ...) HIB_PRINTF(2, 3);
+
+static void note(struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->ctl->dry_run)
+		return;
+	va_start(ap, fmt);
+	fputs("# ", stdout);
+	vprintf(fmt, ap);
+	fputc('\n', stdout);
+	va_end(ap);
+}
+
+/* A check --force may override: the target's type and free space. */
+static int soft_fail(struct run *r, const char *msg)
+{
+	if (r->ctl->force) {
+		hib_warn("%s; going on (--force)", msg);
+		note(r, "check: %s: overridden by --force", msg);
+		return 0;
+	}
+	hib_err("%s (use --force to go on anyway)", msg);
+	note(r, "check: %s: FAILED", msg);
+	return HIB_EXIT_FAILURE;
+}
+
+static int load_config(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	int ret;
+
+	ret = conf_load(&r->conf, ctl->config);
+	/* Without -c a missing file means the built-in defaults. */
+	if (ret == -ENOENT && !ctl->config_given) {
+		conf_free(&r->conf);
+		r->conf.path = strdup(ctl->config);
+		hib_verbose("%s not found: using built-in defaults",
+			    ctl->config);
+		return 0;
+	}
+	if (ret) {
+		conf_print_errors(&r->conf);
+		return HIB_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static int list_profiles(struct run *r)
+{
+	const struct conf *c = &r->conf;
+	bool implicit = !conf_find(c, CONF_DEFAULT_PROFILE);
+	size_t i;
+
+	if (r->ctl->json) {
+		fputs("{\"config\": ", stdout);
+		json_string(stdout, c->path);
+		fputs(", \"profiles\": [", stdout);
+		if (implicit)
+			json_string(stdout, CONF_DEFAULT_PROFILE);
+		for (i = 0; i < c->nprof; i++) {
+			if (i || implicit)
+				fputs(", ", stdout);
+			json_string(stdout, c->prof[i].name);
+		}
+		fputs("]}\n", stdout);
+		return 0;
+	}
+	if (implicit)
+		puts(CONF_DEFAULT_PROFILE);
+	for (i = 0; i < c->nprof; i++) {
+		const struct conf_profile *p = &c->prof[i];
+
+		if (r->ctl->verbosity > 0 && p->v[K_INHERIT].value)
+			printf("%s (inherits %s)\n", p->name,
+			       p->v[K_INHERIT].value);
+		else
+			puts(p->name);
+	}
+	return 0;
+}
+
+static int show_status(struct run *r)
+{
+	struct status s;
+	int ret;
+
+	if (!cfs_exists(&r->cfs, NULL)) {
+		hib_err("%s does not exist: is suspend2 loaded?",
+			r->cfs.root);
+		return HIB_EXIT_FAILURE;
+	}
+	ret = status_read(&r->cfs, &s);
+	if (ret) {
+		hib_err("cannot read %s/state: %s", r->cfs.root,
+			strerror(-ret));
+		return HIB_EXIT_FAILURE;
+	}
+	if (r->ctl->json)
+		status_json(stdout, &s);
+	else
+		status_text(stdout, &s);
+	return 0;
+}
+
+static int resolve_profile(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	char err[CONF_MAX_LINE + 256];
+	int i;
+
+	if (conf_resolve(&r->conf, ctl->profile, &r->prof, err, sizeof(err))) {
+		hib_err("%s", err);
+		return HIB_EXIT_CONFIG;
+	}
+	for (i = 0; i < ctl->nsets; i++) {
+		if (profile_override(&r->prof, ctl->sets[i], err,
+				     sizeof(err))) {
+			hib_err("%s", err);
+			fputs("Try 'hibernate --help' for more information.\n",
+			      stderr);
+			return HIB_EXIT_USAGE;
+		}
+	}
+	if (ctl->module) {
+		r->prof.v[K_MODULE].value = ctl->module;
+		r->prof.v[K_MODULE].file = "command line";
+		r->prof.v[K_MODULE].line = 0;
+	}
+	if (!r->prof.v[K_TARGET].value) {
+		hib_err("%s: profile '%s': key 'target' is not set",
+			r->conf.path, r->prof.name);
+		return HIB_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static int check_root(struct run *r)
+{
+	/* Another --configfs tree (tests, a chroot) needs no privileges. */
+	if (!cfs_is_default(&r->cfs) || !geteuid())
+		return 0;
+	if (r->ctl->dry_run) {
+		note(r, "check: running as root: no, a real run would fail");
+		r->check_failed = true;
+		return 0;
+	}
+	hib_err("must be run as root");
+	return HIB_EXIT_FAILURE;
+}
+
+static int take_lock(struct run *r)
+{
+	const char *path = lock_path();
+	int ret;
+
+	r->lock_fd = -1;
+	ret = r->ctl->dry_run ? lock_probe(path) : lock_take(path, &r->lock_fd);
+	if (ret == -EWOULDBLOCK) {
+		hib_err("busy: another hibernate is running (%s is locked)",
+			path);
+		return HIB_EXIT_BUSY;
+	}
+	if (ret == -ENOENT || ret == -EROFS) {
+		/* An initramfs may have no /run yet: one process, no race. */
+		hib_verbose("no lock file %s: %s; going on without it", path,
+			    strerror(-ret));
+		return 0;
+	}
+	if (ret) {
+		hib_err("cannot lock %s: %s", path, strerror(-ret));
+		return HIB_EXIT_FAILURE;
+	}
+	note(r, "check: lock %s: free", path);
+	return 0;
+}
+
+static int setup_module(struct run *r)
+{
+	const char *spec = r->prof.v[K_MODULE].value;
+	const char *argv[3];
+	bool dry = r->ctl->dry_run;
+	int ret;
+
+	if (!cfs_is_default(&r->cfs)) {
+		if (!cfs_exists(&r->cfs, NULL)) {
+			hib_err("%s does not exist", r->cfs.root);
+			return HIB_EXIT_FAILURE;
+		}
+		return 0;
+	}
+	module_command(spec, argv, 3);
+	if (!configfs_mounted(CFS_MOUNT_POINT)) {
+		if (dry) {
+			note(r, "would mount configfs on %s", CFS_MOUNT_POINT);
+		} else if (configfs_mount(CFS_MOUNT_POINT)) {
+			/* configfs may be a module that suspend2 pulls in. */
+			if (module_load(spec))
+				return HIB_EXIT_FAILURE;
+			ret = configfs_mount(CFS_MOUNT_POINT);
+			if (ret) {
+				hib_err("cannot mount configfs on %s: %s",
+					CFS_MOUNT_POINT, strerror(-ret));
+				return HIB_EXIT_FAILURE;
+			}
+		}
+	}
+	if (cfs_exists(&r->cfs, NULL))
+		return 0;
+	if (dry) {
+		note(r, "would load the module: %s %s", argv[0], argv[1]);
+		return 0;
+	}
+	if (module_load(spec))
+		return HIB_EXIT_FAILURE;
+	if (!cfs_exists(&r->cfs, NULL)) {
+		hib_err("%s %s succeeded but %s does not exist", argv[0],
+			argv[1], r->cfs.root);
+		return HIB_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+static int check_module(struct run *r)
+{
+	char buf[1024], where[PATH_MAX + 32];
+	int k;
+
+	caps_builtin(&r->caps);
+	if (!cfs_exists(&r->cfs, NULL))
+		return 0;	/* dry run, module not loaded yet */
+	if (!cfs_read(&r->cfs, "capabilities", buf, sizeof(buf)))
+		caps_parse(&r->caps, buf);
+	if (!cfs_read(&r->cfs, "state", buf, sizeof(buf)) &&
+	    strcmp(buf, "idle")) {
+		hib_err("busy: a cycle is running (state %s)", buf);
+		return HIB_EXIT_BUSY;
+	}
+	note(r, "check: module state: idle");
+	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
+		const char *list = caps_list_for_key(&r->caps, k);
+		const char *val = r->prof.v[k].value;
+
+		if (!list || !val || word_in_list(val, list))
+			continue;
+		hib_err("%s: key '%s': '%s' is not offered by the module (it offers: %s)",
+			prof_where(&r->prof.v[k], where, sizeof(where)),
+			conf_keys[k].name, val, list);
+		return HIB_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static int check_target(struct run *r, bool need_room)
+{
+	const struct prof_val *tv = &r->prof.v[K_TARGET];
+	char where[PATH_MAX + 32], msg[PATH_MAX + 256];
+	uint64_t size = 0, room, image, limit = 0;
+	struct stat st;
+	bool ro = false;
+	int ret;
+
+	prof_where(tv, where, sizeof(where));
+	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
+	if (ret) {
+		hib_err("%s: key 'target': cannot find device %s", where,
+			tv->value);
+		note(r, "check: target %s: not found", tv->value);
+		return HIB_EXIT_FAILURE;
+	}
+	if (stat(r->target, &st)) {
+		hib_err("%s: key 'target': %s: %s", where, r->target,
+			strerror(errno));
+		note(r, "check: target %s: %s", r->target, strerror(errno));
+		return HIB_EXIT_FAILURE;
+	}
+	note(r, "check: target %s%s%s: exists", tv->value,
+	     strcmp(tv->value, r->target) ? " -> " : "",
+	     strcmp(tv->value, r->target) ? r->target : "");
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(msg, sizeof(msg), "target %s is not a block device",
+			 r->target);
+		return soft_fail(r, msg);
+	}
+	if (!sys_block_info(r->target, &size, &ro)) {
+		hib_verbose("target %s: %llu MiB%s", r->target,
+			    (unsigned long long)(size >> 20),
+			    ro ? ", read-only" : "");
+		if (ro) {
+			snprintf(msg, sizeof(msg), "target %s is read-only",
+				 r->target);
+			return soft_fail(r, msg);
+		}
+	}
+	if (!need_room)
+		return 0;
+	ret = sys_swap_free(SYS_PROC_SWAPS, r->target, &room);
+	if (ret == -ENOENT) {
+		snprintf(msg, sizeof(msg),
+			 "target %s is not an active swap area (see swapon(8))",
+			 r->target);
+		return soft_fail(r, msg);
+	}
+	if (ret) {
+		hib_warn("cannot read %s (%s): not checking for room",
+			 SYS_PROC_SWAPS, strerror(-ret));
+		return 0;
+	}
+	parse_u64(r->prof.v[K_IMAGE_SIZE_LIMIT].value, &limit);
+	ret = sys_image_estimate(SYS_PROC_MEMINFO,
+				 r->prof.v[K_COMPRESSOR].value, limit, &image);
+	if (ret) {
+		hib_warn("cannot read %s (%s): not checking for room",
+			 SYS_PROC_MEMINFO, strerror(-ret));
+		return 0;
+	}
+	if (image > room) {
+		snprintf(msg, sizeof(msg),
+			 "not enough room on %s: about %llu MiB needed, %llu MiB free swap",
+			 r->target, (unsigned long long)(image >> 20),
+			 (unsigned long long)(room >> 20));
+		return soft_fail(r, msg);
+	}
+	note(r, "check: room on %s: about %llu MiB needed, %llu MiB free",
+	     r->target, (unsigned long long)(image >> 20),
+	     (unsigned long long)(room >> 20));
+	return 0;
+}
+
+static void print_hooks(struct run *r, const char *key,
+			const struct conf_cmd *cmds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		note(r, "would run %s hook: %s", key, cmds[i].cmd);
+}
+
+static void report(struct run *r, const struct results *res)
+{
+	if (r->ctl->json)
+		report_json(stdout, res);
+	else if (r->ctl->verbosity >= 0)
+		report_text(stdout, res);
+	fflush(stdout);
+}
+
+/* The action write failed: say why, and how the exit status reads. */
+static int action_failed(struct run *r, const char *word, int err)
+{
+	struct results res;
+
+	results_read(&r->cfs, &res);
+	if (err == EBUSY && strcmp(res.status, "failed") &&
+	    !*res.refused_tasks) {
+		hib_err("busy: another cycle is running");
+		return HIB_EXIT_BUSY;
+	}
+	if (err == EPERM || err == ENOENT || err == EINVAL) {
+		hib_err("the kernel refused action '%s': %s", word,
+			strerror(err));
+		return HIB_EXIT_KERNEL;
+	}
+	hib_err("%s failed: %s%s%s", word, strerror(err),
+		*res.error ? ": " : "", res.error);
+	report(r, &res);
+	return HIB_EXIT_CYCLE;
+}
+
+static void unload(struct run *r)
+{
+	char rel[128];
+	int ret;
+
+	if (!r->prof.unload_module || !cfs_is_default(&r->cfs))
+		return;
+	/* configfs pins the module while a profile directory exists. */
+	cfs_write(&r->cfs, "profile", "");
+	snprintf(rel, sizeof(rel), "profiles/%s", r->prof.name);
+	ret = cfs_rmdir(&r->cfs, rel);
+	if (ret)
+		hib_warn("cannot remove %s/%s: %s", r->cfs.root, rel,
+			 strerror(-ret));
+	if (r->ctl->dry_run)
+		note(r, "would unload the module: rmmod %s", MODULE_NAME);
+	else
+		module_unload();
+}
+
+static int do_cycle(struct run *r, const char *word)
+{
+	const struct profile *p = &r->prof;
+	struct results res;
+	int ret, post;
+
+	if (r->ctl->dry_run) {
+		print_hooks(r, "pre_hibernate", p->pre, p->npre);
+		ret = profile_apply(&r->cfs, p, r->target);
+		if (!ret)
+			ret = profile_select(&r->cfs, p->name);
+		if (!ret)
+			ret = cfs_write(&r->cfs, "action", word);
+		print_hooks(r, "post_resume", p->post, p->npost);
+		unload(r);
+		return ret;
+	}
+	if (hooks_run_all(p->pre, p->npre, "pre_hibernate", p->hook_file,
+			  p->hook_timeout, p->name, true)) {
+		hib_err("aborted by a pre_hibernate hook; nothing was frozen");
+		/* Undo what the hooks that did run may have stopped. */
+		hooks_run_all(p->post, p->npost, "post_resume", p->hook_file,
+			      p->hook_timeout, p->name, false);
+		return HIB_EXIT_CYCLE;
+	}
+	ret = profile_apply(&r->cfs, p, r->target);
+	if (!ret)
+		ret = profile_select(&r->cfs, p->name);
+	if (!ret) {
+		hib_info("%s with profile '%s' (target %s)",
+			 strcmp(word, "test") ? "hibernating" : "testing",
+			 p->name, r->target);
+		ret = cfs_write(&r->cfs, "action", word);
+		/* Here the write has returned: after resume, or failed. */
+		if (ret) {
+			ret = action_failed(r, word, -ret);
+		} else {
+			results_read(&r->cfs, &res);
+			report(r, &res);
+			if (!strcmp(word, "test") && !res.verified) {
+				hib_err("test finished but the image was not verified");
+				ret = HIB_EXIT_CYCLE;
+			}
+		}
+	}
+	post = hooks_run_all(p->post, p->npost, "post_resume", p->hook_file,
+			     p->hook_timeout, p->name, false);
+	if (post)
+		hib_warn("a post_resume hook failed");
+	if (!ret)
+		unload(r);
+	return ret;
+}
+
+static int do_resume(struct run *r, const char *word)
+{
+	struct results res;
+	int ret;
+
+	ret = profile_apply(&r->cfs, &r->prof, r->target);
+	if (!ret)
+		ret = profile_select(&r->cfs, r->prof.name);
+	if (ret)
+		return ret;
+	ret = cfs_write(&r->cfs, "action", word);
+	if (r->ctl->dry_run)
+		return ret;
+	if (!strcmp(word, "invalidate")) {
+		if (ret) {
+			hib_err("the kernel refused action 'invalidate': %s",
+				strerror(-ret));
+			return errno_exit_code(-ret);
+		}
+		hib_info("image signature on %s invalidated", r->target);
+		return 0;
+	}
+	/* Boot must go on: no image and a refused image both exit 0. */
+	if (ret == -ENODATA) {
+		hib_info("no image on %s", r->target);
+		return 0;
+	}
+	if (ret == -EBADMSG) {
+		/* The module invalidated the refused image; boot goes on. */
+		results_read(&r->cfs, &res);
+		hib_err("image on %s refused: %s", r->target,
+			*res.error ? res.error : "see the kernel log");
+		return 0;
+	}
+	if (ret) {
+		hib_err("resume failed: %s", strerror(-ret));
+		return ret == -EBUSY ? HIB_EXIT_BUSY : HIB_EXIT_CYCLE;
+	}
+	hib_err("the resume action returned without restoring an image");
+	return HIB_EXIT_CYCLE;
+}
+
+int hib_run(const struct hib_ctl *ctl)
+{
+	struct run r = { .ctl = ctl, .lock_fd = -1 };
+	enum hib_action a = ctl->action;
+	int ret;
+
+	hib_verbosity = ctl->verbosity;
+	conf_init(&r.conf);
+	if (cfs_init(&r.cfs, ctl->configfs, ctl->dry_run, stdout)) {
+		hib_err("--configfs: path too long");
+		return HIB_EXIT_USAGE;
+	}
+	if (a == ACT_STATUS)
+		return show_status(&r);
+	ret = load_config(&r);
+	if (ret)
+		goto out;
+	if (a == ACT_LIST_PROFILES) {
+		ret = list_profiles(&r);
+		goto out;
+	}
+	ret = resolve_profile(&r);
+	if (ret)
+		goto out;
+	note(&r, "hibernate --dry-run: action '%s', profile '%s' from %s",
+	     hib_action_word(a), r.prof.name, r.conf.path);
+	ret = check_root(&r);
+	if (!ret)
+		ret = take_lock(&r);
+	if (!ret)
+		ret = setup_module(&r);
+	if (!ret)
+		ret = check_module(&r);
+	if (!ret)
+		ret = check_target(&r, a == ACT_HIBERNATE || a == ACT_TEST);
+	if (ret)
+		goto out;
+	if (a == ACT_HIBERNATE || a == ACT_TEST)
+		ret = do_cycle(&r, hib_action_word(a));
+	else
+		ret = do_resume(&r, hib_action_word(a));
+	if (!ret && r.check_failed)
+		ret = HIB_EXIT_FAILURE;
+out:
+	lock_release(r.lock_fd);
+	profile_free(&r.prof);
+	conf_free(&r.conf);
+	return ret;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small string helpers shared by the parser, configfs and report code. */
+#ifndef HIB_STRUTIL_H
+#define HIB_STRUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+char *str_trim(char *s);
+void str_chomp(char *s);
+int parse_u64(const char *s, uint64_t *out);
+int parse_size(const char *s, uint64_t *out);
+size_t edit_distance(const char *a, const char *b);
+bool utf8_valid(const char *s, size_t len);
+bool str_is_word(const char *s);
+bool word_in_list(const char *word, const char *list);
+
+#endif

@@ -1,0 +1,33 @@
+# Shared by the shell tests: each check prints "PASS: name" or
+# "FAIL: name"; tests/unit/run counts them.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+HIB=$TOP/build/hibernate
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+
+# check NAME COMMAND...: pass when the command succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@"; then pass "$name"; else fail "$name"; fi
+}
+
+# expect_rc NAME RC COMMAND...: pass when the command exits with RC.
+expect_rc() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [[ $rc == "$want" ]]; then
+		pass "$name"
+	else
+		fail "$name (exit $rc, wanted $want)"
+		sed 's/^/    /' "$T/out" "$T/err" | head -20
+	fi
+}
+
+T=$(mktemp -d /tmp/hibernate-sh-XXXXXX)
+trap 'rm -rf "$T"' EXIT

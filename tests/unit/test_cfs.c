@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Profile -> configfs writes against a temp directory of plain files,
+ * dry run, kernel refusals (injected by wrapping cfs_write, the way the
+ * kmod testsuite traps paths), results -> text and JSON reports.
+ * Linked with -Wl,--wrap=cfs_write.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+
+#include "../../cli/caps.h"
+#include "../../cli/cfs.h"
+#include "../../cli/common.h"
+#include "../../cli/conf.h"
+#include "../../cli/profile.h"
+#include "../../cli/report.h"
+#include "test_util.h"
+
+static const char *inject_path;
+static int inject_errno;
+
+int __real_cfs_write(const struct cfs *c, const char *rel, const char *val);
+
+int __wrap_cfs_write(const struct cfs *c, const char *rel, const char *val)
+{
+	if (inject_path && !strcmp(rel, inject_path))
+		return -inject_errno;
+	return __real_cfs_write(c, rel, val);
+}
+
+static const char *const attrs[] = {
+	"writer", "target", "compressor", "compress_threads", "checksum",
+	"image_size_limit", "freezer_timeout_ms", "io_depth", "powerdown",
+};
+
+static char *fake_tree(bool with_profile)
+{
+	char *d = tmp_tree();
+	size_t i;
+
+	assert_non_null(d);
+	mk(d, "profiles");
+	mk(d, "results");
+	put_file(d, "state", "idle\n");
+	put_file(d, "profile", "\n");
+	put_file(d, "action", "");
+	if (with_profile) {
+		mk(d, "profiles/p");
+		for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+			char rel[64];
+
+			snprintf(rel, sizeof(rel), "profiles/p/%s", attrs[i]);
+			put_file(d, rel, "");
+		}
+	}
+	return d;
+}
+
+static void resolve(struct conf *c, struct profile *p, const char *text)
+{
+	char err[256];
+
+	conf_init(c);
+	assert_int_equal(conf_parse_buffer(c, "t.conf", text, strlen(text)),
+			 0);
+	assert_int_equal(conf_resolve(c, "p", p, err, sizeof(err)), 0);
+}
+
+static const char conf_text[] = "[default]\ntarget = /dev/null\n"
+				"[p]\ncompressor = lz4\n"
+				"image_size_limit = 2M\nio_depth = 7\n";
+
+static void test_apply_writes(void **state)
+{
+	struct profile p;
+	struct conf c;
+	struct cfs fs;
+	char *d = fake_tree(true);
+
+	(void)state;
+	resolve(&c, &p, conf_text);
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(profile_apply(&fs, &p, "/dev/sdz9"), 0);
+	assert_string_equal(get_file(d, "profiles/p/writer"), "swap\n");
+	assert_string_equal(get_file(d, "profiles/p/target"), "/dev/sdz9\n");
+	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
+	assert_string_equal(get_file(d, "profiles/p/image_size_limit"),
+			    "2097152\n");
+	assert_string_equal(get_file(d, "profiles/p/io_depth"), "7\n");
+	assert_string_equal(get_file(d, "profiles/p/freezer_timeout_ms"),
+			    "20000\n");
+	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_string_equal(get_file(d, "profile"), "p\n");
+	conf_free(&c);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_apply_mkdir(void **state)
+{
+	struct profile p;
+	struct conf c;
+	struct cfs fs;
+	char *d = fake_tree(false);
+	struct stat st;
+	char path[4200];
+
+	(void)state;
+	resolve(&c, &p, conf_text);
+	cfs_init(&fs, d, false, NULL);
+	/* A plain directory grows no attributes: writer fails ENOENT. */
+	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	snprintf(path, sizeof(path), "%s/profiles/p", d);
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	conf_free(&c);
+	rm_tree(d);
+	free(d);
+}
+
+/* Dry run: prints path = value lines and leaves every file alone. */
+static void test_dry_run(void **state)
+{
+	struct profile p;
+	struct conf c;
+	struct cfs fs;
+	char *d = fake_tree(false), *plan = NULL, line[4200];
+	size_t len = 0;
+	FILE *out = open_memstream(&plan, &len);
+
+	(void)state;
+	resolve(&c, &p, conf_text);
+	cfs_init(&fs, d, true, out);
+	assert_int_equal(profile_apply(&fs, &p, NULL), 0);
+	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_int_equal(cfs_write(&fs, "action", "hibernate"), 0);
+	fclose(out);
+	snprintf(line, sizeof(line), "mkdir %s/profiles/p\n", d);
+	assert_non_null(strstr(plan, line));
+	snprintf(line, sizeof(line), "%s/profiles/p/image_size_limit = 2097152\n", d);
+	assert_non_null(strstr(plan, line));
+	snprintf(line, sizeof(line), "%s/profile = p\n%s/action = hibernate\n",
+		 d, d);
+	assert_non_null(strstr(plan, line));
+	snprintf(line, sizeof(line), "%s/profiles/p", d);
+	assert_int_not_equal(access(line, F_OK), 0);
+	assert_string_equal(get_file(d, "profile"), "\n");
+	assert_string_equal(get_file(d, "action"), "");
+	free(plan);
+	conf_free(&c);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_refusals(void **state)
+{
+	struct profile p;
+	struct conf c;
+	struct cfs fs;
+	char *d = fake_tree(true), path[4200];
+
+	(void)state;
+	resolve(&c, &p, conf_text);
+	cfs_init(&fs, d, false, NULL);
+	inject_path = "profiles/p/io_depth";
+	inject_errno = ERANGE;
+	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	/* Keys before the refused one are written, later ones are not. */
+	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
+	assert_string_equal(get_file(d, "profiles/p/powerdown"), "");
+	inject_errno = EBUSY;
+	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_BUSY);
+	inject_path = "profile";
+	inject_errno = ENOENT;
+	assert_int_equal(profile_select(&fs, "p"), HIB_EXIT_KERNEL);
+	inject_path = NULL;
+
+	/* A value that does not read back as written. */
+	snprintf(path, sizeof(path), "%s/profiles/p/checksum", d);
+	unlink(path);
+	assert_int_equal(symlink("/dev/null", path), 0);
+	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	conf_free(&c);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_cfs_read_write(void **state)
+{
+	char *d = fake_tree(false), buf[8];
+	struct cfs fs;
+
+	(void)state;
+	cfs_init(&fs, d, false, NULL);
+	put_file(d, "version", "suspend2 0.1 image-format 1\n");
+	assert_int_equal(cfs_read(&fs, "version", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "suspend");
+	assert_int_equal(cfs_read(&fs, "nosuch", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(cfs_write(&fs, "nosuch", "x"), -ENOENT);
+	mk(d, "adir");
+	assert_int_equal(cfs_write(&fs, "adir", "x"), -EISDIR);
+	assert_false(cfs_is_default(&fs));
+	cfs_init(&fs, "/sys/kernel/config/suspend2/", false, NULL);
+	assert_true(cfs_is_default(&fs));
+	rm_tree(d);
+	free(d);
+}
+
+static void fill_results(const char *d)
+{
+	put_file(d, "results/status", "resumed\n");
+	put_file(d, "results/error", "\n");
+	put_file(d, "results/profile", "p\n");
+	put_file(d, "results/writer", "swap\n");
+	put_file(d, "results/compressor", "lz4\n");
+	put_file(d, "results/checksum", "crc32c\n");
+	put_file(d, "results/time_freeze_user_us", "1500\n");
+	put_file(d, "results/time_write_us", "210000\n");
+	put_file(d, "results/offline_ms", "7250\n");
+	put_file(d, "results/image_pages", "6689\n");
+	put_file(d, "results/bytes_raw", "27398144\n");
+	put_file(d, "results/bytes_written", "10959257\n");
+	put_file(d, "results/write_kbps", "127000\n");
+	put_file(d, "results/read_kbps", "70000\n");
+	put_file(d, "results/verified", "yes\n");
+	put_file(d, "results/avenrun_saved", "0.52 0.31 0.12\n");
+	put_file(d, "results/avenrun_thaw", "3.10 0.90 0.30\n");
+	put_file(d, "results/avenrun_restored", "0.52 0.31 0.12\n");
+	put_file(d, "results/refused_tasks", "42 \"odd\\name\"\n7 x\n");
+}
+
+static int json_parses(const char *text)
+{
+	char path[] = "/tmp/hibernate-json-XXXXXX", cmd[256];
+	int fd = mkstemp(path), r;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -m json.tool %s >/dev/null 2>&1", path);
+	r = system(cmd);
+	unlink(path);
+	return r;
+}
+
+static void test_report(void **state)
+{
+	char *d = fake_tree(false), *text = NULL;
+	struct results r;
+	struct cfs fs;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	fill_results(d);
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(results_read(&fs, &r), 0);
+	assert_int_equal(r.offline_ms, 7250);
+	assert_int_equal(r.time_us[PH_WRITE], 210000);
+	assert_true(r.verified);
+
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "profile 'p': resumed"));
+	assert_non_null(strstr(text, "7.250 s"));
+	assert_non_null(strstr(text, "210.000 ms"));
+	assert_non_null(strstr(text, "ratio 2.50"));
+	assert_non_null(strstr(text, "load average saved       0.52 0.31 0.12"));
+	assert_non_null(strstr(text, "load average at thaw     3.10 0.90 0.30"));
+	assert_non_null(strstr(text, "load average restored"));
+	assert_non_null(strstr(text, "write 127000 KiB/s"));
+	free(text);
+
+	out = open_memstream(&text, &len);
+	report_json(out, &r);
+	fclose(out);
+	assert_int_equal(json_parses(text), 0);
+	assert_non_null(strstr(text, "\"saved\": [0.52, 0.31, 0.12]"));
+	assert_non_null(strstr(text, "\"write\": 210000"));
+	assert_non_null(strstr(text, "\"42 \\\"odd\\\\name\\\"\""));
+	free(text);
+
+	/* Garbage from an odd module still gives valid JSON. */
+	put_file(d, "results/avenrun_thaw", "1.0 x\t\x01\n");
+	put_file(d, "results/error", "-EBUSY: 1 task \"refused\"\n");
+	results_read(&fs, &r);
+	out = open_memstream(&text, &len);
+	report_json(out, &r);
+	fclose(out);
+	assert_int_equal(json_parses(text), 0);
+	free(text);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_status(void **state)
+{
+	char *d = fake_tree(false), *text = NULL;
+	struct status s;
+	struct cfs fs;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	fill_results(d);
+	put_file(d, "version", "suspend2 0.1 image-format 1\n");
+	put_file(d, "capabilities", "compressors: none lzo\nwriters: swap\n"
+		 "checksums: none crc32c\npowerdown: shutdown\n"
+		 "actions: hibernate test resume invalidate\nfuture: x\n");
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(status_read(&fs, &s), 0);
+	assert_string_equal(s.state, "idle");
+	assert_string_equal(s.caps.compressors, "none lzo");
+	assert_string_equal(s.caps.powerdown, "shutdown");
+	assert_string_equal(caps_list_for_key(&s.caps, K_WRITER), "swap");
+	out = open_memstream(&text, &len);
+	status_json(out, &s);
+	fclose(out);
+	assert_int_equal(json_parses(text), 0);
+	assert_non_null(strstr(text, "\"compressors\": [\"none\", \"lzo\"]"));
+	free(text);
+	rm_tree(d);
+	free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_writes),
+		cmocka_unit_test(test_apply_mkdir),
+		cmocka_unit_test(test_dry_run),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_cfs_read_write),
+		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_status),
+	};
+
+	hib_verbosity = -1;
+	return cmocka_run_group_tests_name("cfs", tests, NULL, NULL);
+}

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hibernate.conf parser: valid files, every error class, a fuzz loop. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../cli/conf.h"
+#include "../../cli/strutil.h"
+
+static struct conf parse(const char *text)
+{
+	struct conf c;
+
+	conf_init(&c);
+	conf_parse_buffer(&c, "t.conf", text, strlen(text));
+	return c;
+}
+
+/* True when some error contains every fragment given. */
+static bool has_error(const struct conf *c, const char *a, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < c->nerr; i++)
+		if (c->errors[i] && strstr(c->errors[i], a) &&
+		    (!b || strstr(c->errors[i], b)))
+			return true;
+	for (i = 0; i < c->nerr; i++)
+		print_message("error: %s\n", c->errors[i]);
+	return false;
+}
+
+static void test_valid_file(void **state)
+{
+	struct conf c = parse("# comment\n"
+			      "; another\n"
+			      "[default]\n"
+			      "target = /dev/vda\n"
+			      "  compressor=lz4  \n"
+			      "image_size_limit = 64M\n"
+			      "pre_hibernate = echo one\n"
+			      "pre_hibernate = echo two\n"
+			      "\n"
+			      "[battery]\n"
+			      "io_depth = 32\n"
+			      "unload_module = true\n"
+			      "[acpi]\n"
+			      "ac_profile = default\n"
+			      "lid = no\n");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(c.nerr, 0);
+	assert_int_equal(c.nprof, 2);
+	assert_int_equal(conf_resolve(&c, "battery", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_TARGET].value, "/dev/vda");
+	assert_int_equal(p.v[K_TARGET].line, 4);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "lz4");
+	assert_string_equal(p.v[K_IMAGE_SIZE_LIMIT].value, "67108864");
+	assert_string_equal(p.v[K_IO_DEPTH].value, "32");
+	assert_string_equal(p.v[K_CHECKSUM].value, "crc32c");
+	assert_null(p.v[K_CHECKSUM].file);
+	assert_int_equal(p.npre, 2);
+	assert_string_equal(p.pre[1].cmd, "echo two");
+	assert_true(p.unload_module);
+	assert_int_equal(p.hook_timeout, 30);
+	assert_string_equal(c.acpi[A_LID].value, "no");
+	conf_free(&c);
+}
+
+static void test_inherit(void **state)
+{
+	struct conf c = parse("[default]\ntarget = /dev/a\nio_depth = 8\n"
+			      "[base]\ncompressor = zstd\nio_depth = 16\n"
+			      "post_resume = echo base\n"
+			      "[child]\ninherit = base\nchecksum = none\n");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(c.nerr, 0);
+	assert_int_equal(conf_resolve(&c, "child", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "zstd");
+	assert_string_equal(p.v[K_IO_DEPTH].value, "16");
+	assert_string_equal(p.v[K_CHECKSUM].value, "none");
+	assert_string_equal(p.v[K_TARGET].value, "/dev/a");
+	assert_int_equal(p.npost, 1);
+	assert_int_equal(conf_resolve(&c, "chlid", &p, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "did you mean 'child'"));
+	conf_free(&c);
+}
+
+static void test_implicit_default(void **state)
+{
+	struct conf c = parse("");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(conf_resolve(&c, "default", &p, err, sizeof(err)),
+			 0);
+	assert_null(p.v[K_TARGET].value);
+	assert_string_equal(p.v[K_POWERDOWN].value, "shutdown");
+	conf_free(&c);
+}
+
+static void test_bad_value(void **state)
+{
+	struct conf c = parse("[default]\ncompress_threads = 65\n"
+			      "io_depth = 0\nfreezer_timeout_ms = 10s\n"
+			      "powerdown = suspend\nchecksum = CRC\n"
+			      "target = dev/vda\nunload_module = maybe\n"
+			      "image_size_limit = 9999999999T\n"
+			      "hook_timeout = -1\n");
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:2: key 'compress_threads': expected a value from 0 to 64", "'65'"));
+	assert_true(has_error(&c, "t.conf:3: key 'io_depth': expected a value from 1 to 1024", NULL));
+	assert_true(has_error(&c, "t.conf:4: key 'freezer_timeout_ms': expected a decimal number", NULL));
+	assert_true(has_error(&c, "t.conf:5: key 'powerdown': expected one of 'shutdown', 'platform', 'reboot'", NULL));
+	assert_true(has_error(&c, "t.conf:6: key 'checksum': expected", NULL));
+	assert_true(has_error(&c, "t.conf:7: key 'target': expected an absolute path", NULL));
+	assert_true(has_error(&c, "t.conf:8: key 'unload_module': expected 'yes' or 'no'", NULL));
+	assert_true(has_error(&c, "t.conf:9: key 'image_size_limit'", "from 0 to"));
+	assert_true(has_error(&c, "t.conf:10: key 'hook_timeout'", NULL));
+	conf_free(&c);
+}
+
+static void test_unknown_key_suggests(void **state)
+{
+	struct conf c = parse("[default]\ncompresor = lz4\nzzzzzzzzzz = 1\n"
+			      "[acpi]\nlidd = yes\n");
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:2: unknown key 'compresor'", "did you mean 'compressor'?"));
+	assert_true(has_error(&c, "t.conf:3: unknown key 'zzzzzzzzzz'", NULL));
+	assert_false(has_error(&c, "zzzzzzzzzz", "did you mean"));
+	assert_true(has_error(&c, "t.conf:5: unknown key 'lidd' in [acpi]", "'lid'"));
+	conf_free(&c);
+}
+
+static void test_duplicates(void **state)
+{
+	struct conf c = parse("[default]\nio_depth = 1\nio_depth = 2\n"
+			      "[default]\n[x]\n[acpi]\n[acpi]\n");
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:3: key 'io_depth' already set on line 2", NULL));
+	assert_true(has_error(&c, "t.conf:4: section [default] already defined on line 1", NULL));
+	assert_true(has_error(&c, "t.conf:7: section [acpi] already defined on line 6", NULL));
+	conf_free(&c);
+}
+
+static void test_inheritance_errors(void **state)
+{
+	struct conf c = parse("[a]\ninherit = b\n[b]\ninherit = c\n"
+			      "[c]\ninherit = a\n[d]\ninherit = a\n"
+			      "[e]\ninherit = nosuch\n[f]\ninherit = f\n");
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:2: inheritance loop: a -> b -> c -> a", NULL));
+	assert_true(has_error(&c, "t.conf:10: key 'inherit': no profile 'nosuch'", NULL));
+	assert_true(has_error(&c, "t.conf:12: key 'inherit': profile 'f' cannot inherit from itself", NULL));
+	/* One report per loop, not one per member. */
+	assert_false(has_error(&c, "inheritance loop: b", NULL));
+	conf_free(&c);
+}
+
+static void test_default_loop(void **state)
+{
+	struct conf c = parse("[default]\ninherit = x\n[x]\n");
+
+	(void)state;
+	assert_true(has_error(&c, "inheritance loop: default -> x -> default", NULL));
+	conf_free(&c);
+}
+
+static void test_syntax_errors(void **state)
+{
+	struct conf c = parse("io_depth = 1\n[default\n[bad name]\n"
+			      "[ok] trailing\n[default]\njust words\n"
+			      "= value\nio_depth =\n");
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:1: key 'io_depth' outside a section", NULL));
+	assert_true(has_error(&c, "t.conf:2: expected ']'", NULL));
+	assert_true(has_error(&c, "t.conf:3: expected a profile name", NULL));
+	assert_true(has_error(&c, "t.conf:4: unexpected text after ']'", NULL));
+	assert_true(has_error(&c, "t.conf:6: expected 'key = value'", NULL));
+	assert_true(has_error(&c, "t.conf:7: expected a key name", NULL));
+	assert_true(has_error(&c, "t.conf:8: key 'io_depth': expected a value", NULL));
+	conf_free(&c);
+}
+
+static void test_overlong_and_binary(void **state)
+{
+	char *big = malloc(3000);
+	struct conf c;
+
+	(void)state;
+	strcpy(big, "[default]\npre_hibernate = ");
+	memset(big + strlen(big), 'x', 2000);
+	strcpy(big + 2026, "\nio_depth = 5\n");
+	c = parse(big);
+	assert_true(has_error(&c, "t.conf:2: line too long", NULL));
+	conf_free(&c);
+
+	conf_init(&c);
+	conf_parse_buffer(&c, "t.conf", "[default]\nio\0depth = 1\n", 23);
+	assert_true(has_error(&c, "t.conf:2: binary data (NUL byte)", NULL));
+	conf_free(&c);
+
+	c = parse("[default]\npre_hibernate = echo \xff\xfe\n"
+		  "post_resume = echo \xc3\xa9t\xc3\xa9\n");
+	assert_true(has_error(&c, "t.conf:2: invalid UTF-8", NULL));
+	assert_int_equal(c.nerr, 1);
+	conf_free(&c);
+	free(big);
+}
+
+static void test_too_many_errors(void **state)
+{
+	char buf[4096] = "[default]\n";
+	struct conf c;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 50; i++)
+		strcat(buf, "nokey = 1\n");
+	c = parse(buf);
+	assert_int_equal(c.nerr, CONF_MAX_ERRORS + 1);
+	assert_true(has_error(&c, "too many errors", NULL));
+	conf_free(&c);
+}
+
+static void test_load_missing_and_big(void **state)
+{
+	struct conf c;
+	char path[] = "/tmp/hibernate-conf-XXXXXX";
+	int fd;
+
+	(void)state;
+	conf_init(&c);
+	assert_int_equal(conf_load(&c, "/nonexistent/hibernate.conf"),
+			 -ENOENT);
+	assert_true(has_error(&c, "/nonexistent/hibernate.conf: cannot open", NULL));
+	conf_free(&c);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, CONF_MAX_FILE + 10), 0);
+	close(fd);
+	conf_init(&c);
+	assert_int_equal(conf_load(&c, path), -EFBIG);
+	assert_true(has_error(&c, "file too large", NULL));
+	conf_free(&c);
+	unlink(path);
+}
+
+static void test_override(void **state)
+{
+	struct conf c = parse("[default]\ntarget = /dev/a\n");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(conf_resolve(&c, "default", &p, err, sizeof(err)), 0);
+	assert_int_equal(profile_override(&p, "compressor=zstd", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "zstd");
+	assert_string_equal(p.v[K_COMPRESSOR].file, "command line");
+	assert_int_equal(profile_override(&p, "image_size_limit=1G", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_IMAGE_SIZE_LIMIT].value, "1073741824");
+	assert_int_not_equal(profile_override(&p, "io_depht=3", err,
+					      sizeof(err)), 0);
+	assert_non_null(strstr(err, "did you mean 'io_depth'"));
+	assert_int_not_equal(profile_override(&p, "io_depth=0", err,
+					      sizeof(err)), 0);
+	assert_non_null(strstr(err, "expected a value from 1 to 1024"));
+	assert_int_not_equal(profile_override(&p, "inherit=x", err,
+					      sizeof(err)), 0);
+	profile_free(&p);
+	conf_free(&c);
+}
+
+/*
+ * Fuzz: mutate valid files and feed random bytes; the parser must never
+ * crash or overrun (run the tests under ASan/valgrind for more).
+ */
+static void test_fuzz(void **state)
+{
+	static const char seed[] =
+		"[default]\ntarget = UUID=1234\ncompressor = lz4\n"
+		"image_size_limit = 1G\ninherit = x\n[x]\ninherit = default\n"
+		"pre_hibernate = echo hi\n[acpi]\nlid = yes\n";
+	static const char alphabet[] = "[]=#;\n \t\r\0\xff\xc3" "abcz09KMG_-./";
+	char buf[4096];
+	unsigned int rnd = 12345;
+	int iter;
+
+	(void)state;
+	for (iter = 0; iter < 20000; iter++) {
+		size_t len = sizeof(seed) - 1, i, n;
+		struct conf c;
+		struct profile p;
+		char err[256];
+
+		memcpy(buf, seed, len);
+		rnd = rnd * 1103515245 + 12345;
+		n = 1 + (rnd >> 16) % 8;
+		for (i = 0; i < n; i++) {
+			size_t pos;
+
+			if (!len)
+				break;
+			rnd = rnd * 1103515245 + 12345;
+			pos = (rnd >> 8) % len;
+			rnd = rnd * 1103515245 + 12345;
+			switch ((rnd >> 16) % 4) {
+			case 0:	/* replace */
+				buf[pos] = alphabet[(rnd >> 4) %
+						    (sizeof(alphabet) - 1)];
+				break;
+			case 1:	/* delete */
+				memmove(buf + pos, buf + pos + 1, len - pos - 1);
+				len--;
+				break;
+			case 2:	/* random byte */
+				buf[pos] = (char)(rnd >> 3);
+				break;
+			default: /* truncate */
+				len = pos + 1;
+				break;
+			}
+		}
+		if (iter % 10 == 0) {
+			/* pure noise, sometimes one very long line */
+			len = (rnd >> 7) % sizeof(buf);
+			for (i = 0; i < len; i++) {
+				rnd = rnd * 1103515245 + 12345;
+				buf[i] = iter % 20 ? (char)(rnd >> 16) : 'a';
+			}
+		}
+		conf_init(&c);
+		conf_parse_buffer(&c, "fuzz", buf, len);
+		if (!c.nerr) {
+			for (i = 0; i < c.nprof; i++)
+				conf_resolve(&c, c.prof[i].name, &p, err,
+					     sizeof(err));
+		}
+		conf_free(&c);
+	}
+}
+
+static void test_strutil(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_size("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_size("4K", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("2MiB", &v), 0);
+	assert_int_equal(v, 2 << 20);
+	assert_int_equal(parse_size("3g", &v), 0);
+	assert_int_equal(v, 3ULL << 30);
+	assert_int_equal(parse_size("1T", &v), 0);
+	assert_int_equal(parse_size("8388608T", &v), 0);
+	assert_int_equal(v, 1ULL << 63);
+	assert_int_equal(parse_size("16777216T", &v), -ERANGE);
+	assert_int_equal(parse_size("1X", &v), -EINVAL);
+	assert_int_equal(parse_size("-1", &v), -EINVAL);
+	assert_int_equal(parse_size(" 1", &v), -EINVAL);
+	assert_int_equal(parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(parse_u64("12a", &v), -EINVAL);
+	assert_int_equal(edit_distance("compresor", "compressor"), 1);
+	assert_int_equal(edit_distance("", "abc"), 3);
+	assert_int_equal(edit_distance("kitten", "sitting"), 3);
+	assert_true(utf8_valid("\xc3\xa9", 2));
+	assert_false(utf8_valid("\xc3", 1));
+	assert_false(utf8_valid("\xc0\xaf", 2));
+	assert_false(utf8_valid("\xed\xa0\x80", 3));
+	assert_true(word_in_list("lz4", "lzo lz4hc lz4"));
+	assert_false(word_in_list("lz4", "lzo lz4hc"));
+	assert_false(word_in_list("", "lzo"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_file),
+		cmocka_unit_test(test_inherit),
+		cmocka_unit_test(test_implicit_default),
+		cmocka_unit_test(test_bad_value),
+		cmocka_unit_test(test_unknown_key_suggests),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_inheritance_errors),
+		cmocka_unit_test(test_default_loop),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_overlong_and_binary),
+		cmocka_unit_test(test_too_many_errors),
+		cmocka_unit_test(test_load_missing_and_big),
+		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_fuzz),
+		cmocka_unit_test(test_strutil),
+	};
+
+	return cmocka_run_group_tests_name("conf", tests, NULL, NULL);
+}

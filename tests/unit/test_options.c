@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option parsing: defaults, each option, conflicts, usage errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../cli/common.h"
+#include "../../cli/options.h"
+
+static int parse(struct hib_ctl *ctl, const char *line)
+{
+	char buf[1024], *argv[64], *save = NULL, *w;
+	int argc = 0, r;
+	FILE *saved_err = stderr, *saved_out = stdout;
+
+	snprintf(buf, sizeof(buf), "hibernate %s", line);
+	for (w = strtok_r(buf, " ", &save); w && argc < 63;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	/* Keep the expected complaints out of the test log. */
+	stderr = fopen("/dev/null", "w");
+	stdout = stderr;
+	r = hib_parse_options(ctl, argc, argv);
+	fclose(stderr);
+	stderr = saved_err;
+	stdout = saved_out;
+	return r;
+}
+
+static void test_defaults(void **state)
+{
+	struct hib_ctl ctl;
+
+	(void)state;
+	assert_int_equal(parse(&ctl, ""), -1);
+	assert_int_equal(ctl.action, ACT_HIBERNATE);
+	assert_string_equal(ctl.profile, "default");
+	assert_string_equal(ctl.config, "/etc/hibernate.conf");
+	assert_string_equal(ctl.configfs, "/sys/kernel/config/suspend2");
+	assert_false(ctl.config_given);
+	assert_false(ctl.dry_run);
+	assert_null(ctl.module);
+}
+
+static void test_all_options(void **state)
+{
+	struct hib_ctl ctl;
+
+	(void)state;
+	assert_int_equal(parse(&ctl, "-p laptop -c /x.conf -n -f -v -v --json "
+			       "--configfs /tmp/c --module ./s.ko "
+			       "-o io_depth=3 --set compressor=lz4 --test"), -1);
+	assert_string_equal(ctl.profile, "laptop");
+	assert_string_equal(ctl.config, "/x.conf");
+	assert_true(ctl.config_given);
+	assert_true(ctl.dry_run);
+	assert_true(ctl.force);
+	assert_true(ctl.json);
+	assert_int_equal(ctl.verbosity, 2);
+	assert_string_equal(ctl.configfs, "/tmp/c");
+	assert_string_equal(ctl.module, "./s.ko");
+	assert_int_equal(ctl.nsets, 2);
+	assert_string_equal(ctl.sets[1], "compressor=lz4");
+	assert_int_equal(ctl.action, ACT_TEST);
+
+	assert_int_equal(parse(&ctl, "--profile=x --config=y -q --resume"), -1);
+	assert_string_equal(ctl.profile, "x");
+	assert_int_equal(ctl.verbosity, -1);
+	assert_int_equal(ctl.action, ACT_RESUME);
+	assert_int_equal(parse(&ctl, "--invalidate"), -1);
+	assert_int_equal(ctl.action, ACT_INVALIDATE);
+	assert_int_equal(parse(&ctl, "--status --json"), -1);
+	assert_int_equal(ctl.action, ACT_STATUS);
+	assert_int_equal(parse(&ctl, "--list-profiles"), -1);
+	assert_int_equal(ctl.action, ACT_LIST_PROFILES);
+}
+
+static void test_usage_errors(void **state)
+{
+	struct hib_ctl ctl;
+
+	(void)state;
+	assert_int_equal(parse(&ctl, "--bogus"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "-x"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "-p"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "extra"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--test --resume"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--status --list-profiles"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "-q -v"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--dry-run --status"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "-o noequals"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--module suspend2"), HIB_EXIT_USAGE);
+	/* The same option twice is not a conflict. */
+	assert_int_equal(parse(&ctl, "--test --test"), -1);
+}
+
+static void test_help_version(void **state)
+{
+	struct hib_ctl ctl;
+
+	(void)state;
+	assert_int_equal(parse(&ctl, "--help"), HIB_EXIT_OK);
+	assert_int_equal(parse(&ctl, "-V"), HIB_EXIT_OK);
+	assert_string_equal(hib_action_word(ACT_TEST), "test");
+	assert_string_equal(hib_action_word(ACT_HIBERNATE), "hibernate");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_help_version),
+	};
+
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* /proc parsing for the space check, hooks with timeouts, the lock. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "../../cli/common.h"
+#include "../../cli/hooks.h"
+#include "../../cli/lock.h"
+#include "../../cli/module.h"
+#include "../../cli/sysinfo.h"
+#include "test_util.h"
+
+static void test_swap_free(void **state)
+{
+	char *d = tmp_tree(), path[8800], dev[4200];
+	uint64_t room = 0;
+
+	(void)state;
+	snprintf(dev, sizeof(dev), "%s/swapdev", d);
+	put_file(d, "swapdev", "");
+	snprintf(path, sizeof(path),
+		 "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+		 "/dev/other\tpartition\t100\t0\t-2\n"
+		 "%s\tpartition\t524284\t1024\t-3\n", dev);
+	put_file(d, "swaps", path);
+	snprintf(path, sizeof(path), "%s/swaps", d);
+	assert_int_equal(sys_swap_free(path, dev, &room), 0);
+	assert_int_equal(room, (524284ULL - 1024) * 1024);
+	assert_int_equal(sys_swap_free(path, "/dev/nosuch", &room), -ENOENT);
+	assert_int_equal(sys_swap_free("/nonexistent/swaps", dev, &room),
+			 -ENOENT);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_image_estimate(void **state)
+{
+	char *d = tmp_tree(), path[4200];
+	uint64_t img = 0;
+
+	(void)state;
+	put_file(d, "meminfo", "MemTotal:       1000000 kB\n"
+		 "MemFree:         100000 kB\n"
+		 "MemAvailable:    600000 kB\n"
+		 "Buffers:          10000 kB\n"
+		 "Cached:          300000 kB\n");
+	snprintf(path, sizeof(path), "%s/meminfo", d);
+	assert_int_equal(sys_image_estimate(path, "lzo", 0, &img), 0);
+	assert_int_equal(img, 400000ULL * 1024 / 2);
+	assert_int_equal(sys_image_estimate(path, "none", 0, &img), 0);
+	assert_int_equal(img, 400000ULL * 1024);
+	assert_int_equal(sys_image_estimate(path, "none", 4096, &img), 0);
+	assert_int_equal(img, 4096);
+	/* Old kernels: no MemAvailable. */
+	put_file(d, "meminfo", "MemTotal: 1000 kB\nMemFree: 100 kB\n"
+		 "Buffers: 100 kB\nCached: 200 kB\n");
+	assert_int_equal(sys_image_estimate(path, "none", 0, &img), 0);
+	assert_int_equal(img, 600 * 1024);
+	put_file(d, "meminfo", "garbage\n");
+	assert_int_equal(sys_image_estimate(path, "none", 0, &img), -ENOENT);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_resolve_target(void **state)
+{
+	char out[256];
+
+	(void)state;
+	assert_int_equal(sys_resolve_target("/dev/vda", out, sizeof(out)), 0);
+	assert_string_equal(out, "/dev/vda");
+	assert_int_equal(sys_resolve_target("UUID=00000000-dead-beef-0000-000000000000",
+					    out, sizeof(out)), -ENOENT);
+	assert_int_equal(sys_resolve_target("/dev/vda", out, 4),
+			 -ENAMETOOLONG);
+}
+
+static void test_hooks(void **state)
+{
+	struct conf_cmd cmds[3] = {
+		{ "test \"$HIBERNATE_PHASE\" = pre", 1 },
+		{ "test \"$HIBERNATE_PROFILE\" = prof", 2 },
+		{ "exit 3", 3 },
+	};
+	struct timespec a, b;
+
+	(void)state;
+	assert_int_equal(hook_run("true", 5, "pre", "x"), 0);
+	assert_int_equal(hook_run("exit 7", 5, "pre", "x"), 7);
+	assert_int_equal(hook_run("kill -9 $$", 5, "pre", "x"), 128 + 9);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_int_equal(hook_run("sleep 30", 1, "pre", "x"), -ETIMEDOUT);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	assert_true(b.tv_sec - a.tv_sec < 5);
+	assert_int_equal(hooks_run_all(cmds, 2, "pre_hibernate", "f", 5,
+				       "prof", true), 0);
+	assert_int_equal(hooks_run_all(cmds, 3, "pre_hibernate", "f", 5,
+				       "prof", true), -ECANCELED);
+	/* post hooks: the phase is "post", so the first fails, all run. */
+	assert_int_equal(hooks_run_all(cmds, 2, "post_resume", "f", 5,
+				       "prof", false), -ECANCELED);
+}
+
+static void test_lock(void **state)
+{
+	char *d = tmp_tree(), path[4200];
+	int fd = -1, fd2 = -1;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/lock", d);
+	assert_int_equal(lock_probe(path), 0);
+	assert_int_not_equal(access(path, F_OK), 0);	/* probe creates nothing */
+	assert_int_equal(lock_take(path, &fd), 0);
+	/* flock is per open file: another open in this process conflicts. */
+	assert_int_equal(lock_take(path, &fd2), -EWOULDBLOCK);
+	pid = fork();
+	if (!pid)
+		_exit(lock_probe(path) == -EWOULDBLOCK ? 0 : 1);
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	lock_release(fd);
+	assert_int_equal(lock_probe(path), 0);
+	assert_int_equal(lock_take(path, &fd2), 0);
+	lock_release(fd2);
+	assert_int_equal(lock_take("/nonexistent/dir/lock", &fd),
+			 -ENOENT);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_module_command(void **state)
+{
+	const char *argv[3];
+	const char *tru[] = { "true", NULL }, *fal[] = { "false", NULL };
+	const char *none[] = { "/nonexistent/program", NULL };
+
+	(void)state;
+	module_command("suspend2", argv, 3);
+	assert_string_equal(argv[0], "modprobe");
+	assert_string_equal(argv[1], "suspend2");
+	module_command("/lib/modules/suspend2.ko", argv, 3);
+	assert_string_equal(argv[0], "insmod");
+	assert_int_equal(run_program(tru), 0);
+	assert_int_equal(run_program(fal), 1);
+	assert_int_equal(run_program(none), 127);
+	assert_false(configfs_mounted("/tmp"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_swap_free),
+		cmocka_unit_test(test_image_estimate),
+		cmocka_unit_test(test_resolve_target),
+		cmocka_unit_test(test_hooks),
+		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_module_command),
+	};
+
+	hib_verbosity = -1;
+	return cmocka_run_group_tests_name("sys", tests, NULL, NULL);
+}
