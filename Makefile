@@ -10,12 +10,15 @@ CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
 CLI_SRCS   := $(wildcard cli/*.c)
 CLI_HDRS   := $(wildcard cli/*.h)
 CLI_LIBS   :=
+# Static by default, so build/hibernate runs in the busybox test initramfs;
+# the Debian package links it dynamically (initramfs-tools copies the libs).
+CLI_LDFLAGS ?= -static
 -include cli/cli.mk
 
 MODULE_SRCS := $(shell find kernel/suspend2 -name '*.[ch]' -o -name Kbuild 2>/dev/null)
 
 .PHONY: all kernel module cli test test-unit test-vm demo deps deps-check \
-	clean distclean checkpatch
+	clean distclean checkpatch install install-dkms uninstall deb test-system
 
 all: kernel module cli
 
@@ -41,7 +44,7 @@ cli: $(BUILD)/hibernate
 
 $(BUILD)/hibernate: $(CLI_SRCS) $(CLI_HDRS) cli/cli.mk
 	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS) $(CLI_CFLAGS) -static -o $@ $(CLI_SRCS) $(CLI_LIBS)
+	$(CC) $(CFLAGS) $(CLI_CFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_SRCS) $(CLI_LIBS)
 
 test: all
 	@tests/run-all
@@ -60,6 +63,96 @@ checkpatch: kernel
 		--terse -f $(filter %.c %.h,$(MODULE_SRCS))
 	@perl $(KERNEL_DIR)/source/scripts/checkpatch.pl --strict --no-tree \
 		--terse kernel/patches/*.patch
+
+# ---- install -------------------------------------------------------------
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the CLI, its completion and
+# manual pages, /etc/hibernate.conf and /etc/default/suspend2 (never over an
+# existing one), the ACPI event files, the initramfs-tools hook and
+# local-premount script, the dracut module, the systemd drop-in (shipped
+# under share/, not enabled: hibernate --install-systemd), the kernel
+# patches, and the module source with dkms.conf in /usr/src/suspend2-VERSION.
+VERSION      := $(shell sed -n 's/^\#define HIB_VERSION "\(.*\)"/\1/p' cli/common.h)
+PREFIX       ?= /usr/local
+SBINDIR      ?= $(PREFIX)/sbin
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
+SYSCONFDIR   ?= /etc
+BASHCOMPDIR  ?= $(DATADIR)/bash-completion/completions
+S2DATADIR    ?= $(DATADIR)/suspend2
+INITRAMFSDIR ?= /usr/share/initramfs-tools
+DRACUTDIR    ?= /usr/lib/dracut/modules.d
+DKMSDIR      ?= /usr/src/suspend2-$(VERSION)
+SYSTEMD_DROPIN_DIR ?= $(SYSCONFDIR)/systemd/system/systemd-hibernate.service.d
+INSTALL      ?= install
+
+# Module source for DKMS: what Kbuild builds from, no build products.
+DKMS_SRCS = $(shell find kernel/suspend2 \( -name '*.[ch]' -o -name Kbuild \) \
+	! -name '*.mod.c' | LC_ALL=C sort)
+
+install: $(BUILD)/hibernate install-dkms
+	$(INSTALL) -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/default $(DESTDIR)$(SYSCONFDIR)/acpi/events \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount \
+		$(DESTDIR)$(DRACUTDIR)/90suspend2 \
+		$(DESTDIR)$(S2DATADIR)/patches \
+		$(DESTDIR)$(S2DATADIR)/systemd/systemd-hibernate.service.d
+	$(INSTALL) -m 755 $(BUILD)/hibernate $(DESTDIR)$(SBINDIR)/hibernate
+	$(INSTALL) -m 644 man/hibernate.8 $(DESTDIR)$(MANDIR)/man8/hibernate.8
+	$(INSTALL) -m 644 man/hibernate.conf.5 $(DESTDIR)$(MANDIR)/man5/hibernate.conf.5
+	$(INSTALL) -m 644 cli/completion/hibernate $(DESTDIR)$(BASHCOMPDIR)/hibernate
+	@for f in hibernate.conf default/suspend2; do \
+		if [ -e $(DESTDIR)$(SYSCONFDIR)/$$f ]; then \
+			echo "keeping the existing $(DESTDIR)$(SYSCONFDIR)/$$f"; \
+		else \
+			echo "$(INSTALL) -m 644 etc/$$f $(DESTDIR)$(SYSCONFDIR)/$$f"; \
+			$(INSTALL) -m 644 etc/$$f $(DESTDIR)$(SYSCONFDIR)/$$f || exit 1; \
+		fi; \
+	done
+	$(INSTALL) -m 755 etc/acpi/suspend2-hibernate.sh $(DESTDIR)$(SYSCONFDIR)/acpi/suspend2-hibernate.sh
+	$(INSTALL) -m 644 etc/acpi/events/suspend2-lid etc/acpi/events/suspend2-power \
+		etc/acpi/events/suspend2-sleep $(DESTDIR)$(SYSCONFDIR)/acpi/events/
+	$(INSTALL) -m 755 etc/initramfs-tools/hooks/suspend2 $(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2
+	$(INSTALL) -m 755 etc/initramfs-tools/scripts/local-premount/suspend2 \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2
+	$(INSTALL) -m 755 etc/dracut/90suspend2/module-setup.sh \
+		etc/dracut/90suspend2/suspend2-resume.sh $(DESTDIR)$(DRACUTDIR)/90suspend2/
+	$(INSTALL) -m 644 etc/systemd/systemd-hibernate.service.d/suspend2.conf \
+		$(DESTDIR)$(S2DATADIR)/systemd/systemd-hibernate.service.d/suspend2.conf
+	$(INSTALL) -m 644 kernel/patches/series kernel/patches/*.patch $(DESTDIR)$(S2DATADIR)/patches/
+
+# The module source and dkms.conf only (the suspend2-dkms package).
+install-dkms:
+	$(INSTALL) -d $(DESTDIR)$(DKMSDIR)
+	@for f in $(DKMS_SRCS); do \
+		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$${f#kernel/suspend2/} || exit 1; \
+	done
+	sed 's/@VERSION@/$(VERSION)/' kernel/dkms/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
+
+# Leaves /etc/hibernate.conf and /etc/default/suspend2 (your settings).
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/hibernate $(DESTDIR)$(MANDIR)/man8/hibernate.8 \
+		$(DESTDIR)$(MANDIR)/man5/hibernate.conf.5 $(DESTDIR)$(BASHCOMPDIR)/hibernate \
+		$(DESTDIR)$(SYSCONFDIR)/acpi/suspend2-hibernate.sh \
+		$(DESTDIR)$(SYSCONFDIR)/acpi/events/suspend2-lid \
+		$(DESTDIR)$(SYSCONFDIR)/acpi/events/suspend2-power \
+		$(DESTDIR)$(SYSCONFDIR)/acpi/events/suspend2-sleep \
+		$(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2 \
+		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2 \
+		$(DESTDIR)$(SYSTEMD_DROPIN_DIR)/suspend2.conf
+	rm -rf $(DESTDIR)$(DRACUTDIR)/90suspend2 $(DESTDIR)$(S2DATADIR) $(DESTDIR)$(DKMSDIR)
+	rmdir $(DESTDIR)$(SYSTEMD_DROPIN_DIR) 2>/dev/null || true
+	@echo "kept $(DESTDIR)$(SYSCONFDIR)/hibernate.conf and $(DESTDIR)$(SYSCONFDIR)/default/suspend2"
+
+# Debian packages (suspend2, suspend2-dkms) into build/deb/, then lintian.
+deb:
+	@tests/system/mkdeb $(BUILD)/deb
+
+# A debootstrapped Debian 12 with systemd under QEMU: install, initramfs
+# resume, systemctl hibernate, acpid.  Takes minutes.
+test-system:
+	@tests/system/run
 
 clean:
 	-@[ -d $(KERNEL_DIR) ] && $(MAKE) -s -C $(KERNEL_DIR) M=$(MODULE_SRC) clean

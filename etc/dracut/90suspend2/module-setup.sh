@@ -1,0 +1,26 @@
+#!/bin/bash
+# dracut module of suspend2: the hibernate command, the module and the
+# resume settings, and a pre-mount hook that resumes a suspend2 image
+# before the root filesystem is mounted.  Same settings as the
+# initramfs-tools integration: /etc/hibernate.conf, /etc/default/suspend2.
+
+check() {
+	require_binaries hibernate || return 1
+	[ -r /etc/hibernate.conf ] || return 1
+	return 0
+}
+
+depends() {
+	return 0
+}
+
+installkernel() {
+	hostonly='' instmods suspend2
+}
+
+install() {
+	inst_binary "$(command -v hibernate)" /sbin/hibernate
+	inst_simple /etc/hibernate.conf
+	[ -r /etc/default/suspend2 ] && inst_simple /etc/default/suspend2
+	inst_hook pre-mount 10 "$moddir/suspend2-resume.sh"
+}
