@@ -95,6 +95,12 @@ struct s2_results {
 	u64 bytes_written;
 	u64 write_kbps;
 	u64 read_kbps;
+	u32 threads;
+	u64 pipeline_bytes;
+	u64 write_cpu_wait_us;
+	u64 write_io_wait_us;
+	u64 read_cpu_wait_us;
+	u64 read_io_wait_us;
 	bool verified;
 	unsigned long avenrun_saved[3];
 	unsigned long avenrun_thaw[3];

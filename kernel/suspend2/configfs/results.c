@@ -58,6 +58,12 @@ S2_RESULT_ATTR(bytes_written, "%llu", r->bytes_written);
 S2_RESULT_ATTR(write_kbps, "%llu", r->write_kbps);
 S2_RESULT_ATTR(read_kbps, "%llu", r->read_kbps);
 S2_RESULT_ATTR(verified, "%s", r->verified ? "yes" : "no");
+S2_RESULT_ATTR(threads, "%u", r->threads);
+S2_RESULT_ATTR(pipeline_bytes, "%llu", r->pipeline_bytes);
+S2_RESULT_ATTR(write_cpu_wait_us, "%llu", r->write_cpu_wait_us);
+S2_RESULT_ATTR(write_io_wait_us, "%llu", r->write_io_wait_us);
+S2_RESULT_ATTR(read_cpu_wait_us, "%llu", r->read_cpu_wait_us);
+S2_RESULT_ATTR(read_io_wait_us, "%llu", r->read_io_wait_us);
 
 static ssize_t format_error(const struct s2_results *r, char *page)
 {
@@ -139,6 +145,12 @@ static struct configfs_attribute *s2_results_attrs[] = {
 	&s2_results_attr_write_kbps,
 	&s2_results_attr_read_kbps,
 	&s2_results_attr_verified,
+	&s2_results_attr_threads,
+	&s2_results_attr_pipeline_bytes,
+	&s2_results_attr_write_cpu_wait_us,
+	&s2_results_attr_write_io_wait_us,
+	&s2_results_attr_read_cpu_wait_us,
+	&s2_results_attr_read_io_wait_us,
 	&s2_results_attr_avenrun_saved,
 	&s2_results_attr_avenrun_thaw,
 	&s2_results_attr_avenrun_restored,

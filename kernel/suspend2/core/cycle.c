@@ -17,6 +17,7 @@
 #include "../writers/writer.h"
 #include "freezer.h"
 #include "image.h"
+#include "pipeline.h"
 
 #define S2_BOOT_RECORD_MAGIC	0x53324252	/* "S2BR" */
 
@@ -34,6 +35,13 @@ struct s2_boot_record {
 	u64 bytes_written;
 	u64 read_us;
 	u64 bytes_read;
+	u64 write_cpu_wait_us;
+	u64 write_io_wait_us;
+	u64 read_cpu_wait_us;
+	u64 read_io_wait_us;
+	u32 threads;
+	u32 read_threads;
+	u64 pipeline_bytes;
 	s64 restore_start_ns;	/* wall clock */
 };
 
@@ -155,6 +163,12 @@ static void s2_collect_boot_record(s64 snapshot_real_ns)
 		r->write_kbps = s2_kbps(r->bytes_raw, rec->write_us);
 		r->read_kbps = s2_kbps(r->bytes_raw, rec->read_us);
 		r->verified = rec->verified;
+		r->threads = rec->threads;
+		r->pipeline_bytes = rec->pipeline_bytes;
+		r->write_cpu_wait_us = rec->write_cpu_wait_us;
+		r->write_io_wait_us = rec->write_io_wait_us;
+		r->read_cpu_wait_us = rec->read_cpu_wait_us;
+		r->read_io_wait_us = rec->read_io_wait_us;
 	} else {
 		pr_warn("suspend2: resumed without the boot kernel's record\n");
 	}
@@ -174,7 +188,7 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	s2_set_state(S2_VERIFYING);
 	error = s2_image_find(w, &img, &why);
 	if (!error) {
-		error = s2_image_load(w, &img, set->io_depth, false, &st, &why);
+		error = s2_image_load(w, &img, set, false, &st, &why);
 		s2_image_put(&img);
 	}
 	if (error) {
@@ -184,6 +198,8 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	r = s2_results_lock();
 	r->time_us[S2_PH_READ] = st.read_us;
 	r->read_kbps = s2_kbps(r->bytes_raw, st.read_us);
+	r->read_cpu_wait_us = st.decompress_wait_us;
+	r->read_io_wait_us = st.io_wait_us;
 	r->verified = true;
 	s2_results_unlock();
 	return 0;
@@ -201,6 +217,10 @@ static void s2_record_write(const struct s2_write_stats *st,
 	r->bytes_raw = st->image_pages * PAGE_SIZE;
 	r->bytes_written = st->bytes_written;
 	r->write_kbps = s2_kbps(r->bytes_raw, st->write_us);
+	r->threads = st->threads;
+	r->pipeline_bytes = st->pipeline_bytes;
+	r->write_cpu_wait_us = st->compress_wait_us;
+	r->write_io_wait_us = st->io_wait_us;
 	s2_results_unlock();
 }
 
@@ -323,7 +343,8 @@ out_avenrun:
 }
 
 static void s2_leave_boot_record(const struct s2_image *img,
-				 const struct s2_read_stats *st)
+				 const struct s2_read_stats *st,
+				 const struct s2_settings *set)
 {
 	struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
 	const struct s2_image_header *h = &img->header;
@@ -336,6 +357,14 @@ static void s2_leave_boot_record(const struct s2_image *img,
 	rec->bytes_written = st->bytes_read;
 	rec->read_us = st->read_us;
 	rec->bytes_read = st->bytes_read;
+	rec->write_cpu_wait_us = le64_to_cpu(h->write_cpu_wait_us);
+	rec->write_io_wait_us = le64_to_cpu(h->write_io_wait_us);
+	rec->read_cpu_wait_us = st->decompress_wait_us;
+	rec->read_io_wait_us = st->io_wait_us;
+	rec->threads = le32_to_cpu(h->threads);
+	rec->pipeline_bytes = max(st->pipeline_bytes,
+				  s2_pipeline_bytes_for(rec->threads,
+							set->io_depth));
 	rec->restore_start_ns = ktime_get_real_ns();
 }
 
@@ -400,7 +429,7 @@ static int s2_resume(const struct s2_settings *set)
 	if (error)
 		goto out_hotplug;
 
-	error = s2_image_load(&w, &img, set->io_depth, true, &st, &why);
+	error = s2_image_load(&w, &img, set, true, &st, &why);
 	if (error) {
 		pr_err("suspend2: refusing the image on %s: %s\n",
 		       set->target, why);
@@ -409,7 +438,7 @@ static int s2_resume(const struct s2_settings *set)
 	} else {
 		pr_info("suspend2: image read in %llu ms, restoring\n",
 			div_u64(st.read_us, USEC_PER_MSEC));
-		s2_leave_boot_record(&img, &st);
+		s2_leave_boot_record(&img, &st, set);
 		s2_set_state(S2_RESTORING);
 		/* Returns only on failure: success continues in the image. */
 		error = hibernation_restore(platform);

@@ -15,6 +15,11 @@ struct s2_write_stats {
 	u64 image_pages;
 	u64 bytes_written;
 	u64 write_us;
+	u64 nr_chunks;
+	u32 threads;		/* compression threads used */
+	u64 pipeline_bytes;	/* memory of the chunk ring and I/O buffers */
+	u64 compress_wait_us;	/* writer waited for compression */
+	u64 io_wait_us;		/* writer waited for the device */
 };
 
 /* Timings of the hibernating kernel that only the image can carry over. */
@@ -41,6 +46,10 @@ void s2_image_put(struct s2_image *img);
 struct s2_read_stats {
 	u64 bytes_read;
 	u64 read_us;
+	u32 threads;
+	u64 pipeline_bytes;
+	u64 decompress_wait_us;	/* reader waited for decompression */
+	u64 io_wait_us;		/* reader waited for the device */
 };
 
 /*
@@ -48,7 +57,7 @@ struct s2_read_stats {
  * snapshot code (which must be ready for snapshot_write_next()).
  */
 int s2_image_load(struct s2_writer *w, struct s2_image *img,
-		  unsigned int io_depth, bool restore,
+		  const struct s2_settings *set, bool restore,
 		  struct s2_read_stats *st, const char **why);
 
 /* Erases the anchor, so the image can never be found again. */

@@ -18,9 +18,8 @@
 #include "../writers/io.h"
 #include "../writers/writer.h"
 #include "image.h"
+#include "pipeline.h"
 #include "progress.h"
-
-#define S2_CHUNK_BYTES	(S2_CHUNK_PAGES * PAGE_SIZE)
 
 static int read_anchor(struct s2_writer *w, void *page, struct s2_anchor **a)
 {
@@ -230,95 +229,116 @@ static int feed_snapshot(struct snapshot_handle *handle, const u8 *raw,
 	return 0;
 }
 
+/* Reads the next chunk's header and stored bytes into @s. */
+static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
+		      const char **why)
+{
+	struct s2_chunk_header ch;
+	int error;
+
+	error = stream_get(si, &ch, sizeof(ch));
+	if (error) {
+		*why = "data stream ends early (truncated image)";
+		return error == -ENODATA ? -EBADMSG : error;
+	}
+	error = s2_chunk_check(&ch, seq, why);
+	if (error)
+		return -EBADMSG;
+	s->raw_len = le32_to_cpu(ch.raw_len);
+	s->stored_len = le32_to_cpu(ch.stored_len);
+	s->crc = le32_to_cpu(ch.crc);
+	error = stream_get(si, s->stored, s->stored_len);
+	if (error) {
+		*why = "data stream ends early (truncated image)";
+		return error == -ENODATA ? -EBADMSG : error;
+	}
+	return 0;
+}
+
+/*
+ * This thread reads the stream and feeds the snapshot code, in order; the
+ * pipeline's workers verify and decompress in between.
+ */
 int s2_image_load(struct s2_writer *w, struct s2_image *img,
-		  unsigned int io_depth, bool restore,
+		  const struct s2_settings *set, bool restore,
 		  struct s2_read_stats *st, const char **why)
 {
 	const struct s2_image_header *h = &img->header;
 	u64 image_pages = le64_to_cpu(h->image_pages);
 	u64 nr_chunks = le64_to_cpu(h->nr_chunks);
-	bool check = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
 	struct snapshot_handle handle = {};
 	struct s2_stream_in si = { .img = img };
-	struct s2_compressor comp;
 	struct s2_progress progress;
 	ktime_t start = ktime_get();
+	struct s2_pipeline pipe;
+	struct blk_plug plug;
 	struct s2_io io;
-	u8 *raw, *stored;
 	u64 pages = 0;
-	u32 seq;
+	u32 seq = 0;
 	int error;
 
 	*why = "";
-	error = s2_compressor_init(&comp, h->compressor);
+	error = s2_pipeline_start(&pipe, false,
+				  le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C,
+				  set->compress_threads, h->compressor);
 	if (error) {
-		*why = "cannot start the image's compressor";
+		*why = "cannot start the image's decompression threads";
 		return error;
 	}
-	raw = vmalloc(S2_CHUNK_BYTES);
-	stored = vmalloc(S2_CHUNK_BYTES);
-	error = raw && stored ? s2_io_init(&io, w->bdev, io_depth) : -ENOMEM;
+	error = s2_io_init(&io, w->bdev, set->io_depth);
 	if (error) {
 		*why = "no memory for reading the image";
-		goto out_buffers;
+		goto out_pipe;
 	}
+	st->threads = pipe.nr_threads;
+	st->pipeline_bytes = s2_pipeline_bytes_for(pipe.nr_threads,
+						   set->io_depth);
 
 	si.left = le64_to_cpu(h->data_bytes);
+	blk_start_plug(&plug);
 	s2_reader_start(&si.reader, &io, le64_to_cpu(h->data_pages),
 			locate_data_page, img);
 	s2_progress_start(&progress, "Reading image", image_pages);
-	for (seq = 0; seq < nr_chunks; seq++) {
-		struct s2_chunk_header ch;
-		u32 raw_len, stored_len;
+	for (;;) {
+		struct s2_slot *s = seq < nr_chunks ? s2_pipeline_fill(&pipe) : NULL;
 
-		error = stream_get(&si, &ch, sizeof(ch));
-		if (error) {
-			*why = "data stream ends early (truncated image)";
-			break;
+		if (s) {
+			error = read_chunk(&si, s, seq++, why);
+			if (error)
+				break;
+			s2_pipeline_submit(&pipe);
+			continue;
 		}
-		error = s2_chunk_check(&ch, seq, why);
+		s = s2_pipeline_drain(&pipe);
+		if (!s)
+			break;
+		error = s->error;
+		if (error) {
+			*why = s->why;
+		} else if (pages + s->raw_len / PAGE_SIZE > image_pages) {
+			*why = "chunks hold more pages than the image";
+			error = -EBADMSG;
+		} else if (restore) {
+			error = feed_snapshot(&handle, s->raw, s->raw_len);
+			if (error)
+				*why = "snapshot code refused the image data";
+		}
+		pages += s->raw_len / PAGE_SIZE;
+		s2_pipeline_release(&pipe);
 		if (error)
 			break;
-		raw_len = le32_to_cpu(ch.raw_len);
-		stored_len = le32_to_cpu(ch.stored_len);
-		if (pages + raw_len / PAGE_SIZE > image_pages) {
-			*why = "chunks hold more pages than the image";
-			error = -EINVAL;
-			break;
-		}
-		error = stream_get(&si, stored, stored_len);
-		if (error) {
-			*why = "data stream ends early (truncated image)";
-			break;
-		}
-		if (check && s2_crc32c(stored, stored_len) !=
-		    le32_to_cpu(ch.crc)) {
-			*why = "chunk checksum mismatch (corrupt data block)";
-			error = -EINVAL;
-			break;
-		}
-		error = s2_decompress(&comp, stored, stored_len, raw, raw_len);
-		if (error) {
-			*why = "chunk does not decompress (corrupt data block)";
-			break;
-		}
-		if (restore) {
-			error = feed_snapshot(&handle, raw, raw_len);
-			if (error) {
-				*why = "snapshot code refused the image data";
-				break;
-			}
-		}
-		pages += raw_len / PAGE_SIZE;
 		s2_progress_update(&progress, pages);
 	}
 	if (!error && pages != image_pages) {
 		*why = "image holds fewer pages than its header says";
-		error = -EINVAL;
+		error = -EBADMSG;
 	}
 	if (!error)
 		s2_progress_end(&progress);
+	st->decompress_wait_us = pipe.drain_wait_us;
 	s2_reader_stop(&si.reader);
+	blk_finish_plug(&plug);
+	st->io_wait_us = io.wait_us;
 	s2_io_exit(&io);
 	if (!error && restore) {
 		error = snapshot_write_finalize(&handle);
@@ -327,12 +347,10 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		if (error)
 			*why = "snapshot code found the image incomplete";
 	}
-	st->bytes_read = (le64_to_cpu(h->data_pages) + le32_to_cpu(h->index_pages) + 1) *
-			 PAGE_SIZE;
+	st->bytes_read = (le64_to_cpu(h->data_pages) +
+			  le32_to_cpu(h->index_pages) + 1) * PAGE_SIZE;
 	st->read_us = ktime_us_delta(ktime_get(), start);
-out_buffers:
-	vfree(stored);
-	vfree(raw);
-	s2_compressor_exit(&comp);
+out_pipe:
+	s2_pipeline_stop(&pipe);
 	return error;
 }

@@ -14,14 +14,12 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
-#include "../compress/compress.h"
 #include "../internal.h"
 #include "../writers/io.h"
 #include "../writers/writer.h"
 #include "image.h"
+#include "pipeline.h"
 #include "progress.h"
-
-#define S2_CHUNK_BYTES	(S2_CHUNK_PAGES * PAGE_SIZE)
 
 struct s2_stream_out {
 	struct s2_writer *w;
@@ -125,70 +123,84 @@ static int stream_write_index(struct s2_stream_out *so, u64 *first)
 	return error;
 }
 
+/* Snapshot pages into the raw buffer of @s, up to a chunk. */
+static int fill_chunk(struct snapshot_handle *handle, struct s2_slot *s,
+		      u64 *done, u64 total)
+{
+	s->raw_len = 0;
+	while (s->raw_len < S2_CHUNK_BYTES && *done < total) {
+		int ret = snapshot_read_next(handle);
+
+		if (ret <= 0)
+			return ret ? ret : -ENODATA;
+		memcpy(s->raw + s->raw_len, data_of(*handle), PAGE_SIZE);
+		s->raw_len += PAGE_SIZE;
+		(*done)++;
+	}
+	return 0;
+}
+
+/*
+ * This thread reads the snapshot and writes the stream, in order; the
+ * pipeline's workers compress and checksum in between.
+ */
 static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
-			u64 total, u64 *nr_chunks)
+			u64 total, struct s2_write_stats *st)
 {
 	struct snapshot_handle handle = {};
-	struct s2_compressor comp;
 	struct s2_progress progress;
-	u8 *raw, *stored;
-	u64 done = 0;
+	struct s2_pipeline pipe;
+	u64 done = 0, written = 0;
 	u32 seq = 0;
 	int error;
 
-	error = s2_compressor_init(&comp, set->compressor);
+	error = s2_pipeline_start(&pipe, true,
+				  set->checksum == S2_CHECKSUM_CRC32C,
+				  set->compress_threads, set->compressor);
 	if (error) {
-		s2_results_set_error(error, "cannot start compressor %s",
+		s2_results_set_error(error, "cannot start %s compression threads",
 				     set->compressor);
 		return error;
 	}
-	raw = vmalloc(S2_CHUNK_BYTES);
-	stored = vmalloc(S2_CHUNK_BYTES);
-	if (!raw || !stored) {
-		error = -ENOMEM;
-		s2_results_set_error(error, "no memory for chunk buffers");
-		goto out;
-	}
+	st->threads = pipe.nr_threads;
+	st->pipeline_bytes = s2_pipeline_bytes_for(pipe.nr_threads,
+						   set->io_depth);
 
 	s2_progress_start(&progress, "Writing image", total);
-	while (done < total) {
+	for (;;) {
 		struct s2_chunk_header ch;
-		unsigned int raw_len = 0, stored_len;
-		u32 crc = 0;
+		struct s2_slot *s = done < total ? s2_pipeline_fill(&pipe) : NULL;
 
-		while (raw_len < S2_CHUNK_BYTES && done < total) {
-			int ret = snapshot_read_next(&handle);
-
-			if (ret <= 0) {
-				error = ret ? ret : -ENODATA;
+		if (s) {
+			error = fill_chunk(&handle, s, &done, total);
+			if (error) {
 				s2_results_set_error(error, "snapshot ended early");
-				goto out;
+				break;
 			}
-			memcpy(raw + raw_len, data_of(handle), PAGE_SIZE);
-			raw_len += PAGE_SIZE;
-			done++;
+			s2_pipeline_submit(&pipe);
+			continue;
 		}
-		stored_len = s2_compress(&comp, raw, raw_len, stored,
-					 S2_CHUNK_BYTES);
-		if (set->checksum == S2_CHECKSUM_CRC32C)
-			crc = s2_crc32c(stored, stored_len);
-		s2_chunk_seal(&ch, seq++, raw_len, stored_len, crc);
+		s = s2_pipeline_drain(&pipe);
+		if (!s)
+			break;
+		s2_chunk_seal(&ch, seq++, s->raw_len, s->stored_len, s->crc);
 		error = stream_put(so, &ch, sizeof(ch));
 		if (!error)
-			error = stream_put(so, stored, stored_len);
+			error = stream_put(so, s->stored, s->stored_len);
+		written += s->raw_len / PAGE_SIZE;
+		s2_pipeline_release(&pipe);
 		if (error) {
 			s2_results_set_error(error, "target full after %llu of %llu pages",
-					     done, total);
-			goto out;
+					     written, total);
+			break;
 		}
-		s2_progress_update(&progress, done);
+		s2_progress_update(&progress, written);
 	}
-	s2_progress_end(&progress);
-	*nr_chunks = seq;
-out:
-	vfree(stored);
-	vfree(raw);
-	s2_compressor_exit(&comp);
+	st->compress_wait_us = pipe.drain_wait_us;
+	s2_pipeline_stop(&pipe);
+	if (!error)
+		s2_progress_end(&progress);
+	st->nr_chunks = seq;
 	return error;
 }
 
@@ -232,6 +244,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 		   struct s2_write_stats *st)
 {
 	struct s2_stream_out so = { .w = w };
+	struct blk_plug plug;
 	struct s2_image_info info = {};
 	ktime_t start = ktime_get();
 	u64 total = snapshot_get_image_size();
@@ -258,7 +271,9 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	if (error)
 		goto out_index;
 
-	error = write_chunks(&so, set, total, &nr_chunks);
+	blk_start_plug(&plug);
+	error = write_chunks(&so, set, total, st);
+	nr_chunks = st->nr_chunks;
 	if (!error && so.cur)
 		error = stream_flush_page(&so);
 	info.first_index_page = 0;
@@ -271,6 +286,8 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	} else {
 		s2_io_drain(&so.io);
 	}
+	blk_finish_plug(&plug);
+	st->io_wait_us = so.io.wait_us;
 	s2_io_exit(&so.io);
 	if (error)
 		goto out_index;
@@ -287,6 +304,9 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	info.created_sec = times->created_sec;
 	info.snapshot_us = times->snapshot_us;
 	info.write_us = ktime_us_delta(ktime_get(), start);
+	info.write_cpu_wait_us = st->compress_wait_us;
+	info.write_io_wait_us = st->io_wait_us;
+	info.threads = st->threads;
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
 	error = write_header_and_anchor(w, &info);
 	if (error) {

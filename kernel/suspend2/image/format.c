@@ -67,6 +67,9 @@ void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info)
 	h->created_sec = cpu_to_le64(info->created_sec);
 	h->snapshot_us = cpu_to_le64(info->snapshot_us);
 	h->write_us = cpu_to_le64(info->write_us);
+	h->write_cpu_wait_us = cpu_to_le64(info->write_cpu_wait_us);
+	h->write_io_wait_us = cpu_to_le64(info->write_io_wait_us);
+	h->threads = cpu_to_le32(info->threads);
 	h->flags = cpu_to_le32(info->flags);
 	h->header_crc = cpu_to_le32(header_crc(h));
 }

@@ -31,6 +31,7 @@
 #define S2_IMAGE_MAGIC		"SUSPEND2"
 #define S2_CHUNK_MAGIC		0x4b4e4843	/* "CHNK" */
 #define S2_CHUNK_PAGES		32		/* raw pages per chunk */
+#define S2_CHUNK_BYTES		(S2_CHUNK_PAGES * PAGE_SIZE)
 #define S2_NAME_LEN		65		/* as in struct new_utsname */
 #define S2_ALGO_LEN		32
 
@@ -72,6 +73,10 @@ struct s2_image_header {
 	__le64	created_sec;		/* wall clock at the atomic copy */
 	__le64	snapshot_us;		/* how long the atomic copy took */
 	__le64	write_us;		/* how long writing took */
+	__le64	write_cpu_wait_us;	/* writing waited for compression */
+	__le64	write_io_wait_us;	/* writing waited for the device */
+	__le32	threads;		/* compression threads */
+	__le32	reserved;
 	__le32	flags;
 	__le32	header_crc;		/* over the header, with this field 0 */
 } __packed;
@@ -109,6 +114,9 @@ struct s2_image_info {
 	u64 created_sec;
 	u64 snapshot_us;
 	u64 write_us;
+	u64 write_cpu_wait_us;
+	u64 write_io_wait_us;
+	u32 threads;
 	u32 flags;
 };
 

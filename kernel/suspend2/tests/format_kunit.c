@@ -128,6 +128,18 @@ static void s2_header_inconsistent_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
 }
 
+/* tests/vm/tools/s2img.c reads the header by these offsets. */
+static void s2_header_layout(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, format_version), 8UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, release), 24UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, data_pages), 270UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, first_index_page), 286UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_crc), 354UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct s2_image_header), 358UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct s2_anchor), 36UL);
+}
+
 static void s2_index_math(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, s2_index_pages_for(0), 0U);
@@ -200,6 +212,7 @@ static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_header_other_version),
 	KUNIT_CASE(s2_header_other_kernel),
 	KUNIT_CASE(s2_header_inconsistent_sizes),
+	KUNIT_CASE(s2_header_layout),
 	KUNIT_CASE(s2_index_math),
 	KUNIT_CASE(s2_index_roundtrip),
 	KUNIT_CASE(s2_anchor_keeps_swap_signature),

@@ -8,6 +8,7 @@
 #include <linux/bio.h>
 #include <linux/blkdev.h>
 #include <linux/gfp.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "io.h"
@@ -29,6 +30,7 @@ int s2_io_init(struct s2_io *io, struct block_device *bdev,
 	init_waitqueue_head(&io->wait);
 	atomic_set(&io->inflight, 0);
 	io->error = BLK_STS_OK;
+	io->wait_us = 0;
 	io->bufs = kcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
 	if (!io->bufs)
 		return -ENOMEM;
@@ -96,9 +98,14 @@ static struct s2_io_buf *s2_io_take_free(struct s2_io *io)
 
 struct s2_io_buf *s2_io_get(struct s2_io *io)
 {
-	struct s2_io_buf *buf;
+	struct s2_io_buf *buf = s2_io_take_free(io);
+	ktime_t start;
 
+	if (buf)
+		return buf;
+	start = ktime_get();
 	wait_event(io->wait, (buf = s2_io_take_free(io)) != NULL);
+	io->wait_us += ktime_us_delta(ktime_get(), start);
 	return buf;
 }
 
@@ -176,41 +183,54 @@ static void s2_reader_submit(struct s2_reader *r, u64 n)
 		     s2_read_end_io);
 }
 
+/* Submits reads for the free slots, in one plug so neighbours merge. */
+static void s2_reader_refill(struct s2_reader *r, u64 released)
+{
+	struct blk_plug plug;
+
+	blk_start_plug(&plug);
+	while (r->next_submit < r->nr &&
+	       r->next_submit - released < r->io->depth)
+		s2_reader_submit(r, r->next_submit++);
+	blk_finish_plug(&plug);
+}
+
 /* Fills the whole ring: reading runs ahead by io->depth pages. */
 void s2_reader_start(struct s2_reader *r, struct s2_io *io, u64 nr,
 		     u64 (*locate)(void *ctx, u64 n), void *ctx)
 {
-	u64 n;
-
 	r->io = io;
 	r->nr = nr;
 	r->consumed = 0;
+	r->next_submit = 0;
 	r->locate = locate;
 	r->ctx = ctx;
-	for (n = 0; n < nr && n < io->depth; n++)
-		s2_reader_submit(r, n);
+	s2_reader_refill(r, 0);
 }
 
 /*
- * Returns the next page in order, valid until the following call; its
- * slot is refilled with the page depth places ahead on that call.
+ * Returns the next page in order, valid until the following call.  Free
+ * slots are refilled a quarter of the ring at a time, so that reads go
+ * out in batches the block layer can merge.
  */
 void *s2_reader_next(struct s2_reader *r, int *error)
 {
+	unsigned int batch = max(1U, r->io->depth / 4);
 	struct s2_io_buf *buf;
 
-	if (r->consumed) {
-		u64 ahead = r->consumed - 1 + r->io->depth;
-
-		if (ahead < r->nr)
-			s2_reader_submit(r, ahead);
-	}
+	if (r->io->depth - (r->next_submit - r->consumed) >= batch)
+		s2_reader_refill(r, r->consumed);
 	if (r->consumed >= r->nr) {
 		*error = -ENODATA;
 		return NULL;
 	}
 	buf = &r->io->bufs[r->consumed % r->io->depth];
-	wait_for_completion(&buf->done);
+	if (!try_wait_for_completion(&buf->done)) {
+		ktime_t start = ktime_get();
+
+		wait_for_completion(&buf->done);
+		r->io->wait_us += ktime_us_delta(ktime_get(), start);
+	}
 	if (buf->status) {
 		*error = blk_status_to_errno(buf->status);
 		return NULL;

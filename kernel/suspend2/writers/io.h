@@ -32,6 +32,7 @@ struct s2_io {
 	wait_queue_head_t wait;
 	atomic_t inflight;
 	blk_status_t error;		/* the first one */
+	u64 wait_us;			/* time callers waited for the device */
 };
 
 int s2_io_init(struct s2_io *io, struct block_device *bdev,
@@ -51,7 +52,8 @@ int s2_io_sync(struct block_device *bdev, blk_opf_t op, u64 page, void *addr);
 struct s2_reader {
 	struct s2_io *io;
 	u64 nr;
-	u64 consumed;
+	u64 consumed;		/* pages handed out; the last one is in use */
+	u64 next_submit;
 	u64 (*locate)(void *ctx, u64 n);
 	void *ctx;
 };

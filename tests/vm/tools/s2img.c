@@ -23,8 +23,8 @@
 #define HDR_VERSION	8
 #define HDR_DATA_PAGES	270
 #define HDR_FIRST_INDEX	286
-#define HDR_CRC		330
-#define HDR_SIZE	334
+#define HDR_CRC		354
+#define HDR_SIZE	358
 #define IDX_COUNT	8
 #define IDX_ENTRIES	16
 

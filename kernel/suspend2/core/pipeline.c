@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chunk pipeline (see pipeline.h).  Like the compression threads of
+ * kernel/power/swap.c, but the hand-off is a ring of slots under one
+ * spinlock: a slot's data is only touched by whoever owns its state, and
+ * the lock orders the state change after the data (the missing barrier
+ * behind commit 71cd7e80cfde cannot happen here).
+ */
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "../compress/compress.h"
+#include "../image/format.h"
+#include "pipeline.h"
+
+#define S2_MAX_THREADS		64
+
+unsigned int s2_pipeline_threads(unsigned int wanted)
+{
+	unsigned int n = wanted ? wanted : num_online_cpus();
+
+	return clamp(n, 1U, (unsigned int)S2_MAX_THREADS);
+}
+
+static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
+			    struct s2_compressor *comp)
+{
+	s->error = 0;
+	if (p->compress) {
+		s->stored_len = s2_compress(comp, s->raw, s->raw_len,
+					    s->stored, S2_CHUNK_BYTES);
+		s->crc = p->checksum ? s2_crc32c(s->stored, s->stored_len) : 0;
+		return;
+	}
+	if (p->checksum && s2_crc32c(s->stored, s->stored_len) != s->crc) {
+		s->error = -EBADMSG;
+		s->why = "chunk checksum mismatch (corrupt data block)";
+		return;
+	}
+	if (s2_decompress(comp, s->stored, s->stored_len, s->raw, s->raw_len)) {
+		s->error = -EBADMSG;
+		s->why = "chunk does not decompress (corrupt data block)";
+	}
+}
+
+struct s2_worker {
+	struct s2_pipeline *p;
+	struct s2_compressor *comp;
+};
+
+static bool s2_work_available(struct s2_pipeline *p)
+{
+	bool ret;
+
+	spin_lock(&p->lock);
+	ret = p->stop || p->next_work < p->next_fill;
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+static int s2_worker_fn(void *data)
+{
+	struct s2_pipeline *p = data;
+	unsigned int id;
+	struct s2_slot *s;
+	u64 seq;
+
+	/* Our index among the threads picks our own crypto transform. */
+	for (id = 0; id < p->nr_threads && p->threads[id] != current; id++)
+		;
+	for (;;) {
+		wait_event(p->work_wait, s2_work_available(p));
+		spin_lock(&p->lock);
+		if (p->stop) {
+			spin_unlock(&p->lock);
+			break;
+		}
+		/* Another worker may have taken the slot we were woken for. */
+		if (p->next_work >= p->next_fill) {
+			spin_unlock(&p->lock);
+			continue;
+		}
+		seq = p->next_work++;
+		s = &p->slots[seq % p->nr_slots];
+		s->state = S2_SLOT_BUSY;
+		spin_unlock(&p->lock);
+
+		s2_slot_process(p, s, &p->comps[id]);
+
+		spin_lock(&p->lock);
+		s->state = S2_SLOT_DONE;
+		spin_unlock(&p->lock);
+		wake_up(&p->done_wait);
+	}
+	return 0;
+}
+
+size_t s2_pipeline_memory(const struct s2_pipeline *p)
+{
+	return (size_t)p->nr_slots * 2 * S2_CHUNK_BYTES;
+}
+
+/* All the memory a cycle's pipeline and I/O buffers take, for results. */
+u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth)
+{
+	return (u64)threads * 2 * 2 * S2_CHUNK_BYTES + (u64)io_depth * PAGE_SIZE;
+}
+
+int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
+		      unsigned int threads, const char *compressor)
+{
+	unsigned int i;
+	int error;
+
+	memset(p, 0, sizeof(*p));
+	p->compress = compress;
+	p->checksum = checksum;
+	p->nr_threads = s2_pipeline_threads(threads);
+	p->nr_slots = 2 * p->nr_threads;
+	spin_lock_init(&p->lock);
+	init_waitqueue_head(&p->work_wait);
+	init_waitqueue_head(&p->done_wait);
+
+	p->slots = kcalloc(p->nr_slots, sizeof(*p->slots), GFP_KERNEL);
+	p->comps = kcalloc(p->nr_threads, sizeof(*p->comps), GFP_KERNEL);
+	p->threads = kcalloc(p->nr_threads, sizeof(*p->threads), GFP_KERNEL);
+	if (!p->slots || !p->comps || !p->threads)
+		goto nomem;
+	for (i = 0; i < p->nr_slots; i++) {
+		p->slots[i].raw = vmalloc(S2_CHUNK_BYTES);
+		p->slots[i].stored = vmalloc(S2_CHUNK_BYTES);
+		if (!p->slots[i].raw || !p->slots[i].stored)
+			goto nomem;
+	}
+	for (i = 0; i < p->nr_threads; i++) {
+		error = s2_compressor_init(&p->comps[i], compressor);
+		if (error)
+			goto fail;
+	}
+	for (i = 0; i < p->nr_threads; i++) {
+		struct task_struct *t;
+
+		t = kthread_create(s2_worker_fn, p, "suspend2/%u", i);
+		if (IS_ERR(t)) {
+			error = PTR_ERR(t);
+			goto fail;
+		}
+		p->threads[i] = t;
+	}
+	/* Started only now, so every worker finds itself in threads[]. */
+	for (i = 0; i < p->nr_threads; i++)
+		wake_up_process(p->threads[i]);
+	return 0;
+nomem:
+	error = -ENOMEM;
+fail:
+	s2_pipeline_stop(p);
+	return error;
+}
+
+void s2_pipeline_stop(struct s2_pipeline *p)
+{
+	unsigned int i;
+
+	spin_lock(&p->lock);
+	p->stop = true;
+	spin_unlock(&p->lock);
+	wake_up_all(&p->work_wait);
+	for (i = 0; p->threads && i < p->nr_threads; i++) {
+		if (p->threads[i])
+			kthread_stop(p->threads[i]);
+	}
+	for (i = 0; p->comps && i < p->nr_threads; i++)
+		s2_compressor_exit(&p->comps[i]);
+	for (i = 0; p->slots && i < p->nr_slots; i++) {
+		vfree(p->slots[i].raw);
+		vfree(p->slots[i].stored);
+	}
+	kfree(p->threads);
+	kfree(p->comps);
+	kfree(p->slots);
+	p->threads = NULL;
+	p->comps = NULL;
+	p->slots = NULL;
+}
+
+struct s2_slot *s2_pipeline_fill(struct s2_pipeline *p)
+{
+	struct s2_slot *s = NULL;
+
+	spin_lock(&p->lock);
+	if (p->next_fill - p->next_drain < p->nr_slots)
+		s = &p->slots[p->next_fill % p->nr_slots];
+	spin_unlock(&p->lock);
+	return s;
+}
+
+void s2_pipeline_submit(struct s2_pipeline *p)
+{
+	spin_lock(&p->lock);
+	p->slots[p->next_fill % p->nr_slots].state = S2_SLOT_READY;
+	p->next_fill++;
+	spin_unlock(&p->lock);
+	wake_up(&p->work_wait);
+}
+
+static bool s2_oldest_done(struct s2_pipeline *p)
+{
+	bool ret;
+
+	spin_lock(&p->lock);
+	ret = p->slots[p->next_drain % p->nr_slots].state == S2_SLOT_DONE;
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
+{
+	ktime_t start;
+
+	spin_lock(&p->lock);
+	if (p->next_drain == p->next_fill) {
+		spin_unlock(&p->lock);
+		return NULL;
+	}
+	spin_unlock(&p->lock);
+	start = ktime_get();
+	wait_event(p->done_wait, s2_oldest_done(p));
+	p->drain_wait_us += ktime_us_delta(ktime_get(), start);
+	return &p->slots[p->next_drain % p->nr_slots];
+}
+
+void s2_pipeline_release(struct s2_pipeline *p)
+{
+	spin_lock(&p->lock);
+	p->slots[p->next_drain % p->nr_slots].state = S2_SLOT_FREE;
+	p->next_drain++;
+	spin_unlock(&p->lock);
+}
