@@ -6,6 +6,7 @@
  * in --dry-run mode nothing changes at all: cfs prints instead of
  * writing, and the module and mount steps only say what they would do.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -409,9 +410,37 @@ static int action_failed(struct run *r, const char *word, int err)
 	return HIB_EXIT_CYCLE;
 }
 
+/*
+ * The profile directories other than NAME, as "a b c" in BUF; false when
+ * there are none (or profiles/ cannot be read).
+ */
+static bool other_profiles(const struct cfs *c, const char *name, char *buf,
+			   size_t len)
+{
+	char path[PATH_MAX + 64];
+	struct dirent *de;
+	size_t used = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	d = opendir(cfs_path(c, "profiles", path, sizeof(path)));
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, name))
+			continue;
+		if (used + strlen(de->d_name) + 2 > len)
+			break;
+		used += snprintf(buf + used, len - used, "%s%s",
+				 used ? " " : "", de->d_name);
+	}
+	closedir(d);
+	return used > 0;
+}
+
 static void unload(struct run *r)
 {
-	char rel[128];
+	char rel[128], others[256];
 	int ret;
 
 	if (!r->prof.unload_module || !cfs_is_default(&r->cfs))
@@ -423,6 +452,13 @@ static void unload(struct run *r)
 	if (ret)
 		hib_warn("cannot remove %s/%s: %s", r->cfs.root, rel,
 			 strerror(-ret));
+	/* Profiles made by others pin it too: say so rather than fail rmmod. */
+	if (!r->ctl->dry_run &&
+	    other_profiles(&r->cfs, r->prof.name, others, sizeof(others))) {
+		hib_warn("not unloading %s: other profiles pin it (%s/profiles: %s)",
+			 MODULE_NAME, r->cfs.root, others);
+		return;
+	}
 	if (r->ctl->dry_run)
 		note(r, "would unload the module: rmmod %s", MODULE_NAME);
 	else
