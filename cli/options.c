@@ -13,6 +13,7 @@
 #include "common.h"
 #include "conf.h"
 #include "options.h"
+#include "systemd.h"
 
 enum {
 	OPT_TEST = CHAR_MAX + 1,
@@ -23,6 +24,7 @@ enum {
 	OPT_JSON,
 	OPT_CONFIGFS,
 	OPT_MODULE,
+	OPT_INSTALL_SYSTEMD,
 };
 
 static const struct option longopts[] = {
@@ -41,17 +43,18 @@ static const struct option longopts[] = {
 	{ "force",         no_argument,       NULL, 'f' },
 	{ "configfs",      required_argument, NULL, OPT_CONFIGFS },
 	{ "module",        required_argument, NULL, OPT_MODULE },
+	{ "install-systemd", no_argument,     NULL, OPT_INSTALL_SYSTEMD },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "version",       no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
 /* Rows of options that exclude each other; each row sorted, 0-ended. */
-static const int excl[][7] = {
+static const int excl[][8] = {
 	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, 0 },
 	{ 'q', 'v', 0 },
 	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
-	  OPT_LIST_PROFILES, 0 },
+	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, 0 },
 };
 
 static const char *opt_name(int c)
@@ -98,6 +101,7 @@ void hib_usage(FILE *out)
 	      "     --invalidate         erase the image signature on the target\n"
 	      "     --status             show state, capabilities and the last results\n"
 	      "     --list-profiles      list the profiles in the configuration\n"
+	      "     --install-systemd    make systemctl hibernate use this profile\n"
 	      "\n"
 	      "Options:\n"
 	      " -p, --profile NAME       profile to use (default: default)\n"
@@ -145,6 +149,7 @@ static int usage_error(void)
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
+	bool install_systemd = false;
 	int c;
 
 	memset(seen, 0, sizeof(seen));
@@ -216,6 +221,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		case OPT_LIST_PROFILES:
 			ctl->action = ACT_LIST_PROFILES;
 			break;
+		case OPT_INSTALL_SYSTEMD:
+			install_systemd = true;
+			break;
 		case OPT_JSON:
 			ctl->json = true;
 			break;
@@ -251,5 +259,8 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			argv[optind]);
 		return usage_error();
 	}
+	/* Done here, like --help: it needs no configuration or module. */
+	if (install_systemd)
+		return hib_install_systemd(ctl->profile, ctl->dry_run);
 	return -1;
 }

@@ -145,3 +145,17 @@ expect_rc "--invalidate" 0 "$HIB" -c "$T/h.conf" --configfs "$CFS" -p p --invali
 check "--invalidate writes the action" grep -qx invalidate "$CFS/action"
 expect_rc "--resume dry run" 0 "$HIB" -c "$T/h.conf" --configfs "$CFS" -p p --resume -n -f
 check "--resume dry run prints resume" grep -qx "$CFS/action = resume" "$T/out"
+
+# --install-systemd writes the systemd-hibernate.service drop-in.
+export HIBERNATE_SYSTEMD_DIR=$T/systemd/systemd-hibernate.service.d
+expect_rc "--install-systemd" 0 "$HIB" --install-systemd -p battery
+check "--install-systemd writes ExecStart with the profile" \
+	grep -qx "ExecStart=$HIB -p battery" "$HIBERNATE_SYSTEMD_DIR/suspend2.conf"
+check "--install-systemd clears the old ExecStart" \
+	grep -qx "ExecStart=" "$HIBERNATE_SYSTEMD_DIR/suspend2.conf"
+rm -rf "$T/systemd"
+expect_rc "--install-systemd --dry-run" 0 "$HIB" --install-systemd -n
+check "--install-systemd --dry-run writes nothing" test ! -e "$T/systemd"
+expect_rc "--install-systemd bad profile" 2 "$HIB" --install-systemd -p 'a;b'
+expect_rc "--install-systemd with --test" 2 "$HIB" --install-systemd --test
+unset HIBERNATE_SYSTEMD_DIR
