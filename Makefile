@@ -15,10 +15,10 @@ CLI_LIBS   :=
 CLI_LDFLAGS ?= -static
 -include cli/cli.mk
 
-MODULE_SRCS := $(shell find kernel/suspend2 -name '*.[ch]' -o -name Kbuild 2>/dev/null)
+MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
-.PHONY: all kernel module cli test test-unit test-vm demo deps deps-check \
-	clean distclean checkpatch install install-dkms uninstall deb test-system
+.PHONY: all kernel module cli test test-unit test-vm demo bench deps \
+	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system
 
 all: kernel module cli
 
@@ -57,6 +57,10 @@ test-vm: all
 
 demo: all
 	@tests/vm/demo
+
+# Not part of test: suspend2 against mainline, see docs/benchmarks.md.
+bench: all
+	@tests/bench/run
 
 checkpatch: kernel
 	@perl $(KERNEL_DIR)/source/scripts/checkpatch.pl --strict --no-tree \

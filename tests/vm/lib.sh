@@ -20,6 +20,8 @@
 #   bootN           guest script for boot N (run by /init with s2.boot=N)
 #   host-bootN      optional host script run alongside boot N's QEMU; gets
 #                   MONITOR (QEMU monitor unix socket), LOG, LOGDIR
+#   VM_OVERRIDE     (environment) a file sourced after scenario.conf, to
+#                   run one scenario with other settings
 #   host-check      optional host script run after the last boot; gets
 #                   LOGDIR and prints RESULT lines like the guest does
 #
@@ -121,6 +123,9 @@ vm_scenario() {
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
+	# A caller (the benchmark) may override settings for one run.
+	# shellcheck disable=SC1090
+	[ -z "${VM_OVERRIDE:-}" ] || . "$VM_OVERRIDE"
 	BOOTS=${BOOTS:-1}
 
 	for req in ${REQUIRES:-}; do

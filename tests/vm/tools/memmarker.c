@@ -1,8 +1,12 @@
 /*
  * memmarker - a process whose memory must survive hibernation unchanged.
  *
- *   memmarker start MiB SEED   fork a daemon that fills MiB of anonymous
+ *   memmarker start MiB SEED [mixed]
+ *                              fork a daemon that fills MiB of anonymous
  *                              memory with a PRNG stream seeded by SEED
+ *                              (with "mixed": a fixed mix of page kinds
+ *                              that compresses like real memory, see
+ *                              mixed_page())
  *                              (every page touched), plus a child process
  *                              linked to it by a pair of pipes; returns
  *                              once everything is in place
@@ -65,8 +69,62 @@ static uint64_t next_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
+#define PAGE_WORDS	512	/* 8-byte words in a 4 KiB page */
+
+static int mixed;		/* page kinds instead of one random stream */
+
+/*
+ * One page of the mixed workload, a function of (seed, page) only: a
+ * quarter zero pages, a third text-like pages, a quarter binary-like
+ * pages with many zero bytes, the rest random.  lz4 gets about 2:1 on it.
+ */
+static void mixed_page(uint64_t *out, size_t page, uint64_t seed)
+{
+	static const char *const vocab[16] = {
+		"the ", "kernel ", "image ", "page ", "of ", "and ",
+		"memory ", "to ", "swap ", "a ", "file ", "is ", "in ",
+		"suspend ", "disk ", "resume\n",
+	};
+	uint64_t st = seed ^ (page * 0xd1b54a32d192ed03ULL);
+	unsigned int kind = next_rand(&st) % 12;
+	char *text = (char *)out;
+	size_t i, len = 0;
+	uint64_t r = 0;
+
+	if (kind < 3) {
+		memset(out, 0, PAGE_WORDS * 8);
+	} else if (kind < 7) {
+		for (i = 0; len < PAGE_WORDS * 8; i++) {
+			const char *w;
+			size_t n;
+
+			if (i % 16 == 0)
+				r = next_rand(&st);
+			w = vocab[(r >> (4 * (i % 16))) & 15];
+			n = strlen(w);
+			if (n > PAGE_WORDS * 8 - len)
+				n = PAGE_WORDS * 8 - len;
+			memcpy(text + len, w, n);
+			len += n;
+		}
+	} else if (kind < 10) {
+		for (i = 0; i < PAGE_WORDS; i++) {
+			r = next_rand(&st);
+			out[i] = (r & 3) ? 0 : r >> 44;
+		}
+	} else {
+		for (i = 0; i < PAGE_WORDS; i++)
+			out[i] = next_rand(&st);
+	}
+}
+
 static void fill(uint64_t *mem, size_t words, uint64_t seed)
 {
+	if (mixed) {
+		for (size_t p = 0; p < words / PAGE_WORDS; p++)
+			mixed_page(mem + p * PAGE_WORDS, p, seed);
+		return;
+	}
 	for (size_t i = 0; i < words; i++)
 		mem[i] = next_rand(&seed);
 }
@@ -75,8 +133,19 @@ static void fill(uint64_t *mem, size_t words, uint64_t seed)
 static size_t verify(const uint64_t *mem, size_t words, uint64_t seed,
 		     size_t *first)
 {
+	uint64_t want[PAGE_WORDS];
 	size_t bad = 0;
 
+	if (mixed) {
+		for (size_t p = 0; p < words / PAGE_WORDS; p++) {
+			mixed_page(want, p, seed);
+			for (size_t i = 0; i < PAGE_WORDS; i++)
+				if (mem[p * PAGE_WORDS + i] != want[i] &&
+				    bad++ == 0)
+					*first = p * PAGE_WORDS + i;
+		}
+		return bad;
+	}
 	for (size_t i = 0; i < words; i++) {
 		if (mem[i] != next_rand(&seed) && bad++ == 0)
 			*first = i;
@@ -319,6 +388,11 @@ static int cmd_stop(void)
 
 int main(int argc, char **argv)
 {
+	if (argc == 5 && strcmp(argv[1], "start") == 0 &&
+	    strcmp(argv[4], "mixed") == 0) {
+		mixed = 1;
+		argc = 4;
+	}
 	if (argc == 4 && strcmp(argv[1], "start") == 0) {
 		char *end;
 		unsigned long mib = strtoul(argv[2], &end, 0);
@@ -335,6 +409,6 @@ int main(int argc, char **argv)
 		return cmd_check();
 	if (argc == 2 && strcmp(argv[1], "stop") == 0)
 		return cmd_stop();
-	fprintf(stderr, "usage: memmarker start MiB SEED | check | stop\n");
+	fprintf(stderr, "usage: memmarker start MiB SEED [mixed] | check | stop\n");
 	return 2;
 }
