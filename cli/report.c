@@ -73,6 +73,14 @@ int results_read(const struct cfs *c, struct results *r)
 	r->read_kbps = read_u64(c, "read_kbps");
 	read_str(c, "verified", buf, sizeof(buf));
 	r->verified = !strcmp(buf, "yes");
+	/* The image pipeline's figures; a module without them reports none. */
+	r->has_pipeline = cfs_exists(c, "results/threads");
+	r->threads = read_u64(c, "threads");
+	r->pipeline_bytes = read_u64(c, "pipeline_bytes");
+	r->write_cpu_wait_us = read_u64(c, "write_cpu_wait_us");
+	r->write_io_wait_us = read_u64(c, "write_io_wait_us");
+	r->read_cpu_wait_us = read_u64(c, "read_cpu_wait_us");
+	r->read_io_wait_us = read_u64(c, "read_io_wait_us");
 	read_str(c, "avenrun_saved", r->avenrun_saved,
 		 sizeof(r->avenrun_saved));
 	read_str(c, "avenrun_thaw", r->avenrun_thaw, sizeof(r->avenrun_thaw));
@@ -120,6 +128,23 @@ void report_text(FILE *out, const struct results *r)
 	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
 		"throughput", (unsigned long long)r->write_kbps,
 		(unsigned long long)r->read_kbps);
+	if (r->has_pipeline) {
+		fprintf(out, "  %-24s %llu threads, %llu KiB of buffers\n",
+			"pipeline", (unsigned long long)r->threads,
+			(unsigned long long)(r->pipeline_bytes / 1024));
+		fprintf(out, "  %-24s %llu.%03llu ms for compression, %llu.%03llu ms for the device\n",
+			"writing waited",
+			(unsigned long long)(r->write_cpu_wait_us / 1000),
+			(unsigned long long)(r->write_cpu_wait_us % 1000),
+			(unsigned long long)(r->write_io_wait_us / 1000),
+			(unsigned long long)(r->write_io_wait_us % 1000));
+		fprintf(out, "  %-24s %llu.%03llu ms for decompression, %llu.%03llu ms for the device\n",
+			"reading waited",
+			(unsigned long long)(r->read_cpu_wait_us / 1000),
+			(unsigned long long)(r->read_cpu_wait_us % 1000),
+			(unsigned long long)(r->read_io_wait_us / 1000),
+			(unsigned long long)(r->read_io_wait_us % 1000));
+	}
 	fprintf(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
 	fprintf(out, "  %-24s %s\n", "load average saved",
 		*r->avenrun_saved ? r->avenrun_saved : "-");
@@ -241,6 +266,17 @@ static void json_results_body(FILE *out, const struct results *r,
 		(unsigned long long)r->read_kbps);
 	fprintf(out, ",\n%s\"verified\": %s", ind,
 		r->verified ? "true" : "false");
+	if (r->has_pipeline) {
+		fprintf(out, ",\n%s\"threads\": %llu", ind,
+			(unsigned long long)r->threads);
+		fprintf(out, ",\n%s\"pipeline_bytes\": %llu", ind,
+			(unsigned long long)r->pipeline_bytes);
+		fprintf(out, ",\n%s\"wait_us\": {\"write_cpu\": %llu, \"write_io\": %llu, \"read_cpu\": %llu, \"read_io\": %llu}",
+			ind, (unsigned long long)r->write_cpu_wait_us,
+			(unsigned long long)r->write_io_wait_us,
+			(unsigned long long)r->read_cpu_wait_us,
+			(unsigned long long)r->read_io_wait_us);
+	}
 	fprintf(out, ",\n%s\"avenrun\": {\"saved\": ", ind);
 	json_loadavg(out, r->avenrun_saved);
 	fputs(", \"thaw\": ", out);

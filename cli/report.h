@@ -37,6 +37,13 @@ struct results {
 	uint64_t write_kbps;
 	uint64_t read_kbps;
 	bool verified;
+	bool has_pipeline;	/* the module reports the attributes below */
+	uint64_t threads;
+	uint64_t pipeline_bytes;
+	uint64_t write_cpu_wait_us;
+	uint64_t write_io_wait_us;
+	uint64_t read_cpu_wait_us;
+	uint64_t read_io_wait_us;
 	char avenrun_saved[64];
 	char avenrun_thaw[64];
 	char avenrun_restored[64];

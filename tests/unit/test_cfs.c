@@ -284,6 +284,31 @@ static void test_report(void **state)
 	assert_non_null(strstr(text, "\"saved\": [0.52, 0.31, 0.12]"));
 	assert_non_null(strstr(text, "\"write\": 210000"));
 	assert_non_null(strstr(text, "\"42 \\\"odd\\\\name\\\"\""));
+	assert_null(strstr(text, "pipeline_bytes"));
+	free(text);
+
+	/* A module with the pipeline attributes: they are reported too. */
+	put_file(d, "results/threads", "2\n");
+	put_file(d, "results/pipeline_bytes", "1310720\n");
+	put_file(d, "results/write_cpu_wait_us", "12345\n");
+	put_file(d, "results/write_io_wait_us", "67\n");
+	put_file(d, "results/read_cpu_wait_us", "0\n");
+	put_file(d, "results/read_io_wait_us", "99000\n");
+	assert_int_equal(results_read(&fs, &r), 0);
+	assert_true(r.has_pipeline);
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "pipeline                 2 threads, 1280 KiB of buffers"));
+	assert_non_null(strstr(text, "writing waited           12.345 ms for compression, 0.067 ms for the device"));
+	assert_non_null(strstr(text, "reading waited           0.000 ms for decompression, 99.000 ms for the device"));
+	free(text);
+	out = open_memstream(&text, &len);
+	report_json(out, &r);
+	fclose(out);
+	assert_int_equal(json_parses(text), 0);
+	assert_non_null(strstr(text, "\"pipeline_bytes\": 1310720"));
+	assert_non_null(strstr(text, "\"wait_us\": {\"write_cpu\": 12345, \"write_io\": 67, \"read_cpu\": 0, \"read_io\": 99000}"));
 	free(text);
 
 	/* Garbage from an odd module still gives valid JSON. */
