@@ -16,26 +16,55 @@
 #                     TIMEOUT   seconds allowed per boot (120)
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
+#                               (a *.ko is looked up in VM_MODULES)
 #                     MANUAL=1  not part of the default suite (demo, bench)
+#                     SUITE     the suite the scenario belongs to: main
+#                               (default) or faults (the f-* scenarios,
+#                               run on the debug kernel by tests/vm/faults)
+#                     KILL_N    extended regular expression: the host kills
+#                               QEMU (SIGKILL, a power loss) as soon as boot
+#                               N's console shows it; that boot then counts
+#                               as having ended normally
 #   bootN           guest script for boot N (run by /init with s2.boot=N)
 #   host-bootN      optional host script run alongside boot N's QEMU; gets
 #                   MONITOR (QEMU monitor unix socket), LOG, LOGDIR
 #   VM_OVERRIDE     (environment) a file sourced after scenario.conf, to
 #                   run one scenario with other settings
+#   host-prepare    optional host script run once the fresh disks exist,
+#                   before boot 1 (e.g. mkfs.ext4 on a data disk); gets
+#                   LOGDIR; a non-zero exit fails the scenario
+#   host-afterN     optional host script run after boot N's QEMU ended;
+#                   gets LOGDIR and prints RESULT lines (e.g. e2fsck -fn on
+#                   the disk images)
 #   host-check      optional host script run after the last boot; gets
 #                   LOGDIR and prints RESULT lines like the guest does
+#
+# Environment: VM_KERNEL (bzImage), VM_MODULES (directory whose *.ko go
+# into the initramfs, default build/), VM_BUILD (where the initramfs and the
+# per-scenario output go, default build/vm), VM_SUITE (main or faults),
+# VM_TIMEOUT_SCALE (multiplies every TIMEOUT, for slow debug kernels).
 #
 # Everything a run produces lands in build/vm/NAME/: disks, console-bootN.log,
 # qemu-bootN.log (QEMU's own stderr), times, results.
 
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_DIR=$VM_TOP/tests/vm
-VM_BUILD=$VM_TOP/build/vm
+VM_BUILD=${VM_BUILD:-$VM_TOP/build/vm}
 VM_KERNEL=${VM_KERNEL:-$VM_TOP/build/bzImage}
+VM_MODULES=${VM_MODULES:-$VM_TOP/build}
+VM_SUITE=${VM_SUITE:-main}
+VM_TIMEOUT_SCALE=${VM_TIMEOUT_SCALE:-1}
 VM_QEMU=${VM_QEMU:-qemu-system-x86_64}
+export VM_BUILD VM_MODULES
 
-# Kernel messages that mean the scenario failed whatever the guest said.
-VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic'
+# Kernel messages that mean the scenario failed whatever the guest said:
+# warnings and BUGs (which include "BUG: KASAN:" reports and "BUG: sleeping
+# function called from invalid context"), oopses and panics, KASAN and
+# UBSAN reports, lockdep splats (all start with "WARNING: ..." or name the
+# possible deadlock), list and slab corruption, and kmemleak reports (the
+# guest's finish scans and prints /sys/kernel/debug/kmemleak when the
+# kernel has it).
+VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|WARNING: possible|suspicious RCU usage|list_(add|del) corruption|unreferenced object|suspected memory leak|Redzone overwritten|Poison overwritten|Object already free|general protection fault'
 
 vm_log() { echo "vm: $*" >&2; }
 
@@ -45,7 +74,8 @@ vm_scenarios_all() {
 	for d in "$VM_DIR"/scenarios/*/; do
 		[ -f "$d/scenario.conf" ] || continue
 		# shellcheck disable=SC1091
-		(MANUAL=0; . "$d/scenario.conf"; [ "${MANUAL:-0}" = 1 ]) && continue
+		(MANUAL=0; SUITE=main; . "$d/scenario.conf"
+		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ]) && continue
 		basename "$d"
 	done | LC_ALL=C sort
 }
@@ -60,9 +90,10 @@ vm_boot() {
 	local log=$out/console-boot$n.log mon=$out/monitor.sock
 	# A unix socket path must fit in 108 bytes; fall back to /tmp.
 	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$$-$name.sock
-	local append_var=APPEND_$n qemu_var=QEMU_$n
+	local append_var=APPEND_$n qemu_var=QEMU_$n kill_var=KILL_$n
 	local -a drives=() extra=()
-	local i=0 size t0 t1 rc hostpid=
+	local i=0 size t0 t1 rc hostpid= killpid=
+	local timeout=$(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE ))
 
 	for size in ${DISKS:-}; do
 		local opts_var=DRIVE_OPTS_$i
@@ -72,8 +103,13 @@ vm_boot() {
 	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
 	extra=(${!qemu_var:-})
 
-	rm -f "$log" "$mon"
+	rm -f "$log" "$mon" "$out/qemu-boot$n.pid" "$out/killed-boot$n"
 	: > "$log"
+	if [ -n "${!kill_var:-}" ]; then
+		vm_kill_on "$log" "${!kill_var}" "$out/qemu-boot$n.pid" \
+			"$out/killed-boot$n" &
+		killpid=$!
+	fi
 	if [ -x "$sdir/host-boot$n" ]; then
 		MONITOR=$mon LOG=$log LOGDIR=$out "$sdir/host-boot$n" \
 			> "$out/host-boot$n.log" 2>&1 &
@@ -82,11 +118,12 @@ vm_boot() {
 
 	t0=$(vm_now)
 	# -no-reboot: a guest reboot, panic (panic=-1) or power-off ends QEMU.
-	timeout -k 5 "${TIMEOUT:-120}" "$VM_QEMU" \
+	timeout -k 5 "$timeout" "$VM_QEMU" \
 		-accel tcg -cpu max -m "${MEM:-512}" -smp "${SMP:-2}" \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$log" \
 		-monitor "unix:$mon,server=on,wait=off" \
+		-pidfile "$out/qemu-boot$n.pid" \
 		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
 		"${drives[@]}" "${extra[@]}" \
 		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${!append_var:-}" \
@@ -97,6 +134,12 @@ vm_boot() {
 		kill "$hostpid" 2>/dev/null
 		wait "$hostpid" 2>/dev/null
 	fi
+	if [ -n "$killpid" ]; then
+		kill "$killpid" 2>/dev/null
+		wait "$killpid" 2>/dev/null
+	fi
+	# Killed on purpose (KILL_N): a power loss, not a failure.
+	[ -f "$out/killed-boot$n" ] && rc=0
 	awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "boot%s %.1f\n", n, b - a }' >> "$out/times"
 	return $rc
 }
@@ -119,8 +162,8 @@ vm_scenario() {
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL
-	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}"
+	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE
+	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
 	# A caller (the benchmark) may override settings for one run.
@@ -129,8 +172,10 @@ vm_scenario() {
 	BOOTS=${BOOTS:-1}
 
 	for req in ${REQUIRES:-}; do
-		if [ ! -e "$VM_TOP/build/$req" ]; then
-			echo "FAIL $name/requires build/$req is missing (build it first: make)" >> "$res"
+		local where=$VM_TOP/build/$req
+		case "$req" in *.ko) where=$VM_MODULES/$req ;; esac
+		if [ ! -e "$where" ]; then
+			echo "FAIL $name/requires ${where#"$VM_TOP"/} is missing (build it first: make)" >> "$res"
 			return 1
 		fi
 	done
@@ -140,15 +185,24 @@ vm_scenario() {
 		truncate -s "${size}M" "$out/disk$i.img"
 		i=$((i + 1))
 	done
+	if [ -x "$sdir/host-prepare" ] &&
+	   ! LOGDIR=$out "$sdir/host-prepare" > "$out/host-prepare.log" 2>&1; then
+		echo "FAIL $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
+		return 1
+	fi
 
 	for ((n = 1; n <= BOOTS; n++)); do
 		vm_log "$name: boot $n of $BOOTS"
 		vm_boot "$name" "$n"
 		rc=$?
 		if [ $rc = 124 ] || [ $rc = 137 ]; then
-			echo "FAIL $name/boot$n timed out after ${TIMEOUT:-120} s (QEMU killed)" >> "$out/synthetic"
+			echo "FAIL $name/boot$n timed out after $(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE )) s (QEMU killed)" >> "$out/synthetic"
 		elif [ $rc != 0 ]; then
 			echo "FAIL $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
+		fi
+		[ -f "$out/killed-boot$n" ] && vm_log "$name: boot $n: $(cat "$out/killed-boot$n")"
+		if [ -x "$sdir/host-after$n" ]; then
+			LOGDIR=$out "$sdir/host-after$n" > "$out/host-after$n.log" 2>&1
 		fi
 	done
 
@@ -156,6 +210,10 @@ vm_scenario() {
 	for ((n = 1; n <= BOOTS; n++)); do
 		tr -d '\r' < "$out/console-boot$n.log"
 	done | vm_parse_results "$name" >> "$res"
+	for ((n = 1; n <= BOOTS; n++)); do
+		[ -f "$out/host-after$n.log" ] &&
+			vm_parse_results "$name" < "$out/host-after$n.log" >> "$res"
+	done
 	if [ -x "$sdir/host-check" ]; then
 		LOGDIR=$out "$sdir/host-check" 2>&1 | tee "$out/host-check.log" |
 			vm_parse_results "$name" >> "$res"
@@ -176,6 +234,21 @@ vm_scenario() {
 
 	[ -f "$out/synthetic" ] && cat "$out/synthetic" >> "$res"
 	! grep -q '^FAIL ' "$res"
+}
+
+# vm_kill_on LOG REGEX PIDFILE MARK: kill QEMU (its pid in PIDFILE) with
+# SIGKILL as soon as LOG matches REGEX, as a power loss would stop it, and
+# write what happened into MARK.
+vm_kill_on() {
+	local log=$1 re=$2 pidfile=$3 mark=$4 pid line
+	while sleep 0.05; do
+		line=$(tr -d '\r' < "$log" | grep -a -m 1 -E -e "$re") || continue
+		pid=$(cat "$pidfile" 2>/dev/null) || continue
+		[ -n "$pid" ] || continue
+		kill -KILL "$pid" 2>/dev/null || return 0
+		echo "QEMU killed (power loss) when the console showed: $line" > "$mark"
+		return 0
+	done
 }
 
 # vm_parse_results NAME: RESULT lines on stdin -> "VERDICT NAME/result detail".

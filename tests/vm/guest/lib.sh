@@ -34,8 +34,24 @@ demo() {
 	say "DEMO $*"
 }
 
-# finish -- end of this boot: tell the host, power off.
+# kmemleak_report -- on a kernel with kmemleak (the debug kernel): scan
+# now and print every suspected leak on the console, where the host's
+# trouble scan finds "unreferenced object".  An object is reported only
+# when two scans in a row found it unreferenced, hence two scans.
+kmemleak_report() {
+	_kml=/sys/kernel/debug/kmemleak
+	[ -e $_kml ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	[ -w $_kml ] || return 0
+	echo scan > $_kml
+	echo scan > $_kml
+	_n=$(grep -c '^unreferenced object' $_kml)
+	say "kmemleak: scan at the end of boot: $_n suspected leak(s)"
+	head -n 200 $_kml | while IFS= read -r _l; do say "kmemleak: $_l"; done
+}
+
+# finish -- end of this boot: scan for leaks, tell the host, power off.
 finish() {
+	kmemleak_report
 	say "BOOT-DONE"
 	sync
 	sleep 0.2	# let the tty drain any plain output
