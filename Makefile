@@ -18,7 +18,8 @@ CLI_LDFLAGS ?= -static
 MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
 .PHONY: all kernel module cli test test-unit test-vm demo bench deps \
-	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system
+	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
+	kernel-debug module-debug debug test-faults
 
 all: kernel module cli
 
@@ -40,13 +41,58 @@ $(BUILD)/suspend2.ko: kernel $(MODULE_SRCS)
 	@cp $(MODULE_SRC)/suspend2.ko $@
 	@cp $(MODULE_SRC)/suspend2_kunit.ko $(KERNEL_DIR)/lib/kunit/kunit.ko $(BUILD)/
 
+# ---- debug kernel and the fault suite --------------------------------------
+# The same kernel with lockdep, KASAN, kmemleak, DEBUG_LIST, slub debugging
+# and atomic-sleep checks (kernel/config/debug.config on top of the test
+# config), cached like the normal one: build/kernel-debug is its build tree,
+# build/bzImage-kernel-debug its image.  The module cannot be shared between
+# the two kernels, so build/debug/ holds a copy of its source
+# (build/debug/module-src), built against the debug kernel, and the
+# modules the fault scenarios load: suspend2.ko, suspend2_kunit.ko,
+# kunit.ko and s2_nofreeze.ko (tests/vm/modules/s2_nofreeze).
+DEBUG_DIR        := $(BUILD)/debug
+DEBUG_KERNEL_DIR := $(BUILD)/kernel-debug
+DEBUG_FRAGMENTS  := kernel/config/suspend2.config kernel/config/debug.config
+NOFREEZE_SRCS    := $(wildcard tests/vm/modules/s2_nofreeze/*.c) tests/vm/modules/s2_nofreeze/Kbuild
+
+kernel-debug: deps-check
+	@KERNEL_NAME=kernel-debug kernel/scripts/build-kernel $(BUILD) $(DEBUG_FRAGMENTS)
+
+debug: kernel-debug module-debug
+
+module-debug: $(DEBUG_DIR)/suspend2.ko $(DEBUG_DIR)/s2_nofreeze.ko
+
+# Copy only what differs, keeping times, so Kbuild rebuilds only that.
+define sync_src
+	@for f in $(1); do \
+		d=$(2)/$${f#$(3)/}; \
+		cmp -s $$f $$d || install -D -p -m 644 $$f $$d || exit 1; \
+	done
+endef
+
+$(DEBUG_DIR)/suspend2.ko: kernel-debug $(MODULE_SRCS)
+	$(call sync_src,$(DKMS_SRCS),$(DEBUG_DIR)/module-src,kernel/suspend2)
+	@$(MAKE) -s -C $(DEBUG_KERNEL_DIR) M=$(CURDIR)/$(DEBUG_DIR)/module-src modules
+	@cp $(DEBUG_DIR)/module-src/suspend2.ko $@
+	@cp $(DEBUG_DIR)/module-src/suspend2_kunit.ko \
+		$(DEBUG_KERNEL_DIR)/lib/kunit/kunit.ko $(DEBUG_DIR)/
+
+$(DEBUG_DIR)/s2_nofreeze.ko: kernel-debug $(NOFREEZE_SRCS)
+	$(call sync_src,$(NOFREEZE_SRCS),$(DEBUG_DIR)/nofreeze-src,tests/vm/modules/s2_nofreeze)
+	@$(MAKE) -s -C $(DEBUG_KERNEL_DIR) M=$(CURDIR)/$(DEBUG_DIR)/nofreeze-src modules
+	@cp $(DEBUG_DIR)/nofreeze-src/s2_nofreeze.ko $@
+
+# The fault suite alone (make test runs it too): tests/vm/faults.
+test-faults: all debug
+	@tests/vm/faults
+
 cli: $(BUILD)/hibernate
 
 $(BUILD)/hibernate: $(CLI_SRCS) $(CLI_HDRS) cli/cli.mk
 	@mkdir -p $(BUILD)
 	$(CC) $(CFLAGS) $(CLI_CFLAGS) $(CLI_LDFLAGS) -o $@ $(CLI_SRCS) $(CLI_LIBS)
 
-test: all
+test: all debug
 	@tests/run-all
 
 test-unit: deps-check
