@@ -78,6 +78,7 @@ struct s2_settings {
 	u32 freezer_timeout_ms;
 	u32 io_depth;
 	enum s2_powerdown powerdown;
+	u32 force;		/* bdev writer: accept a device in use */
 };
 
 struct s2_results {

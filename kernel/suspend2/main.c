@@ -11,7 +11,7 @@
 
 static char *resume;
 module_param(resume, charp, 0444);
-MODULE_PARM_DESC(resume, "swap partition to resume from when loaded (e.g. /dev/vda)");
+MODULE_PARM_DESC(resume, "where to resume from when loaded: a swap partition (/dev/vda) or a resume location DEVICE:PAGE (/dev/vdb:34816)");
 
 static int __init suspend2_init(void)
 {

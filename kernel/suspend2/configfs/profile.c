@@ -4,6 +4,7 @@
  * checks first and changes the profile only when the value is good, so a
  * bad write leaves the old value in place.
  */
+#include <linux/blkdev.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -110,6 +111,7 @@ CONFIGFS_ATTR(s2_profile_, _name)
 S2_U32_ATTR(compress_threads, 0, 64);
 S2_U32_ATTR(freezer_timeout_ms, 100, 600000);
 S2_U32_ATTR(io_depth, 1, 1024);
+S2_U32_ATTR(force, 0, 1);
 
 /* Defines show and the apply step for a string tunable. */
 #define S2_STRING_ATTR(_name)						\
@@ -145,6 +147,28 @@ CONFIGFS_ATTR(s2_profile_, writer);
 
 S2_STRING_ATTR(target);
 
+/* A resume location needs only its device; anything else, the writer. */
+static int s2_target_validate(const struct s2_writer_ops *ops,
+			      const char *value)
+{
+	char *dev = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
+	dev_t devt;
+	u64 page;
+	int error;
+
+	if (!dev)
+		return -ENOMEM;
+	if (s2_location_parse(value, dev, S2_TARGET_MAX, &page)) {
+		error = lookup_bdev(dev, &devt);
+		if (error && error != -ENOTBLK && error != -ENOENT)
+			error = -EINVAL;
+	} else {
+		error = ops->validate(value);
+	}
+	kfree(dev);
+	return error;
+}
+
 static ssize_t s2_profile_target_store(struct config_item *item,
 				       const char *buf, size_t count)
 {
@@ -164,7 +188,7 @@ static ssize_t s2_profile_target_store(struct config_item *item,
 		mutex_lock(&s2_cfg_mutex);
 		ops = s2_writer_find(p->set.writer);
 		mutex_unlock(&s2_cfg_mutex);
-		ret = ops ? ops->validate(value) : -EINVAL;
+		ret = ops ? s2_target_validate(ops, value) : -EINVAL;
 	}
 	if (!ret)
 		ret = s2_profile_update(item, count, apply_target, value);
@@ -247,6 +271,44 @@ static ssize_t s2_profile_image_size_limit_store(struct config_item *item,
 }
 CONFIGFS_ATTR(s2_profile_, image_size_limit);
 
+/*
+ * Where resume finds an image written with this profile, "DEVICE:PAGE",
+ * resolved from the target each time it is read (a swap file or plain file
+ * that is recreated moves).  Reading fails with the writer's errno when
+ * the target cannot be resolved now.
+ */
+static ssize_t s2_profile_resume_location_show(struct config_item *item,
+					       char *page)
+{
+	struct s2_profile *p = to_s2_profile(item);
+	const struct s2_writer_ops *ops;
+	char *target, *dev;
+	ssize_t ret;
+	u64 where;
+
+	target = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
+	dev = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
+	if (!target || !dev) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	mutex_lock(&s2_cfg_mutex);
+	strscpy(target, p->set.target, S2_TARGET_MAX);
+	ops = s2_writer_find(p->set.writer);
+	mutex_unlock(&s2_cfg_mutex);
+	if (!target[0])
+		ret = sysfs_emit(page, "\n");
+	else if (s2_location_parse(target, dev, S2_TARGET_MAX, &where))
+		ret = sysfs_emit(page, "%s:%llu\n", dev, where);
+	else
+		ret = ops ? ops->locate(target, page) : -EINVAL;
+out:
+	kfree(dev);
+	kfree(target);
+	return ret;
+}
+CONFIGFS_ATTR_RO(s2_profile_, resume_location);
+
 static struct configfs_attribute *s2_profile_attrs[] = {
 	&s2_profile_attr_writer,
 	&s2_profile_attr_target,
@@ -257,6 +319,8 @@ static struct configfs_attribute *s2_profile_attrs[] = {
 	&s2_profile_attr_freezer_timeout_ms,
 	&s2_profile_attr_io_depth,
 	&s2_profile_attr_powerdown,
+	&s2_profile_attr_force,
+	&s2_profile_attr_resume_location,
 	NULL,
 };
 

@@ -8,11 +8,13 @@
 #include <linux/freezer.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/reboot.h>
 #include <linux/sched/loadavg.h>
 #include <linux/suspend.h>
 #include <linux/device.h>
+#include <linux/vmstat.h>
 #include "../internal.h"
 #include "../writers/writer.h"
 #include "freezer.h"
@@ -224,6 +226,38 @@ static void s2_record_write(const struct s2_write_stats *st,
 	s2_results_unlock();
 }
 
+/*
+ * Before freezing: can the target hold the image?  The snapshot holds at
+ * least the memory in use that hibernation cannot drop (RAM less free
+ * pages, less page cache that is not shmem), which compresses to about
+ * half with any compressor (to all of it with none); chunk headers, the
+ * index and the header come on top.  This is a lower bound on purpose, so
+ * a target that could hold the image is never refused; when the image
+ * turns out bigger than the space, writing stops with ENOSPC and the cycle
+ * unwinds (pages given back, thaw).
+ */
+static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
+{
+	unsigned long total = totalram_pages();
+	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
+	unsigned long file = global_node_page_state(NR_FILE_PAGES);
+	unsigned long shmem = global_node_page_state(NR_SHMEM);
+	u64 used, need, avail;
+
+	used = total - min(total, free + (file > shmem ? file - shmem : 0));
+	need = strcmp(set->compressor, "none") ? used / 2 : used;
+	need += DIV_ROUND_UP(s2_max_chunks_for(used) *
+			     sizeof(struct s2_chunk_header), PAGE_SIZE);
+	need += s2_index_pages_for(need) + 1;
+	avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
+	if (need <= avail)
+		return 0;
+	s2_results_set_error(-ENOSPC, "image needs about %llu KiB, %s has %llu KiB free",
+			     need << (PAGE_SHIFT - 10), set->target,
+			     avail << (PAGE_SHIFT - 10));
+	return -ENOSPC;
+}
+
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
 	int platform = set->powerdown == S2_PD_PLATFORM;
@@ -245,10 +279,15 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	}
 	memcpy(saved_avenrun, avenrun, sizeof(saved_avenrun));
 
-	error = s2_writer_open(&w, set->writer, set->target, true);
+	error = s2_writer_open(&w, set, true);
 	if (error) {
 		s2_results_set_error(error, "cannot use %s as %s target",
 				     set->target, set->writer);
+		goto out_avenrun;
+	}
+	error = s2_space_check(&w, set);
+	if (error) {
+		s2_writer_close(&w);
 		goto out_avenrun;
 	}
 
@@ -379,7 +418,7 @@ static int s2_resume(const struct s2_settings *set)
 	int platform;
 	int error;
 
-	error = s2_writer_open(&w, set->writer, set->target, false);
+	error = s2_writer_open(&w, set, false);
 	if (error) {
 		s2_results_set_error(error, "cannot open %s", set->target);
 		goto out;
@@ -474,7 +513,7 @@ static int s2_invalidate(const struct s2_settings *set)
 	struct s2_writer w;
 	int error;
 
-	error = s2_writer_open(&w, set->writer, set->target, false);
+	error = s2_writer_open(&w, set, false);
 	if (error)
 		return error;
 	error = s2_image_invalidate(&w);

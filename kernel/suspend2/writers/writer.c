@@ -1,13 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Registry of image writers.
+ * Registry of image writers, and what they share: opening a target (or a
+ * resume location), closing it, handing out pages from a list of extents.
  */
+#include <linux/blkdev.h>
+#include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include "../internal.h"
 #include "writer.h"
 
 const struct s2_writer_ops * const s2_writers[] = {
 	&s2_swap_writer,
+	&s2_swapfile_writer,
+	&s2_file_writer,
+	&s2_bdev_writer,
 	NULL
 };
 
@@ -21,19 +33,125 @@ const struct s2_writer_ops *s2_writer_find(const char *name)
 	return NULL;
 }
 
-int s2_writer_open(struct s2_writer *w, const char *name, const char *target,
+/*
+ * "DEVICE:PAGE" (e.g. /dev/vdb:34816): a device and the page number of an
+ * anchor on it.  The part after the last colon must be a decimal number
+ * and hold no slash, so a plain path is never taken for a location.
+ */
+bool s2_location_parse(const char *target, char *dev, size_t size, u64 *page)
+{
+	const char *colon = strrchr(target, ':');
+	size_t len;
+
+	if (!colon || colon == target || !colon[1] || strchr(colon, '/'))
+		return false;
+	if (kstrtou64(colon + 1, 10, page))
+		return false;
+	len = colon - target;
+	if (len >= size)
+		return false;
+	memcpy(dev, target, len);
+	dev[len] = '\0';
+	return true;
+}
+
+int s2_writer_open_bdev(struct s2_writer *w, const char *path, bool exclusive)
+{
+	blk_mode_t mode = BLK_OPEN_READ | BLK_OPEN_WRITE;
+
+	if (exclusive)
+		mode |= BLK_OPEN_EXCL;
+	w->bdev_file = bdev_file_open_by_path(path, mode,
+					      exclusive ? w : NULL, NULL);
+	if (IS_ERR(w->bdev_file)) {
+		int error = PTR_ERR(w->bdev_file);
+
+		w->bdev_file = NULL;
+		return error;
+	}
+	w->bdev = file_bdev(w->bdev_file);
+	return 0;
+}
+
+/* Reading an image back from a resume location: any writer does this. */
+static int s2_writer_open_location(struct s2_writer *w, const char *dev,
+				   u64 page)
+{
+	int error = s2_writer_open_bdev(w, dev, false);
+
+	if (error) {
+		pr_err("suspend2: cannot open %s: %d\n", dev, error);
+		return error;
+	}
+	if (page >= bdev_nr_bytes(w->bdev) >> PAGE_SHIFT) {
+		pr_err("suspend2: page %llu is beyond the end of %s\n", page,
+		       dev);
+		return -EINVAL;
+	}
+	w->anchor_page = page;
+	return 0;
+}
+
+int s2_writer_open(struct s2_writer *w, const struct s2_settings *set,
 		   bool for_image)
 {
+	char dev[S2_TARGET_MAX];
+	u64 page;
+	int error;
+
 	memset(w, 0, sizeof(*w));
-	w->ops = s2_writer_find(name);
+	w->swap_type = -1;
+	w->ops = s2_writer_find(set->writer);
 	if (!w->ops)
 		return -EINVAL;
-	return w->ops->open(w, target, for_image);
+	w->force = set->force;
+	if (!s2_location_parse(set->target, dev, sizeof(dev), &page)) {
+		error = w->ops->open(w, set->target, for_image);
+	} else if (!for_image) {
+		error = s2_writer_open_location(w, dev, page);
+	} else if (w->ops == &s2_swapfile_writer) {
+		error = w->ops->open(w, set->target, for_image);
+	} else {
+		pr_err("suspend2: %s is a resume location: the %s writer needs the %s itself to write an image\n",
+		       set->target, w->ops->name,
+		       w->ops == &s2_file_writer ? "file" : "device");
+		error = -EINVAL;
+	}
+	if (error)
+		s2_writer_close(w);
+	return error;
 }
 
 void s2_writer_close(struct s2_writer *w)
 {
-	if (w->ops)
+	if (w->ops && w->ops->close)
 		w->ops->close(w);
+	if (w->bdev_file)
+		fput(w->bdev_file);
+	if (w->file)
+		fput(w->file);
+	kvfree(w->ext);
+	w->ext = NULL;
+	w->bdev_file = NULL;
+	w->file = NULL;
+	w->bdev = NULL;
 	w->ops = NULL;
+}
+
+/* The next page of the extent list, in order. */
+int s2_extents_reserve(struct s2_writer *w, u64 *page)
+{
+	struct s2_extent *e;
+
+	while (w->cur_ext < w->nr_ext &&
+	       w->cur_off >= w->ext[w->cur_ext].len) {
+		w->cur_ext++;
+		w->cur_off = 0;
+	}
+	if (w->cur_ext >= w->nr_ext)
+		return -ENOSPC;
+	e = &w->ext[w->cur_ext];
+	*page = e->dev_page + w->cur_off++;
+	w->reserved++;
+	return 0;
 }

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files as image targets: open one, map its pages to pages of the device
+ * under its filesystem with bmap(), pin the mapping for the cycle.  The
+ * image is then written with bios straight to those device pages, never
+ * through the filesystem, so the file must be fully allocated and written
+ * and its filesystem must keep the mapping stable.
+ */
+#include <linux/blkdev.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include "writer.h"
+
+/* Opens @target and checks that its blocks can be mapped at all. */
+int s2_file_open(struct s2_writer *w, const char *target)
+{
+	struct super_block *sb;
+	struct inode *inode;
+	struct file *file;
+
+	file = filp_open(target, O_RDONLY | O_LARGEFILE, 0);
+	if (IS_ERR(file)) {
+		pr_err("suspend2: cannot open %s: %pe\n", target, file);
+		return PTR_ERR(file);
+	}
+	w->file = file;
+	inode = file_inode(file);
+	sb = inode->i_sb;
+	if (!S_ISREG(inode->i_mode)) {
+		pr_err("suspend2: %s is not a regular file\n", target);
+		return -EINVAL;
+	}
+	if (!sb->s_bdev) {
+		pr_err("suspend2: %s is on %s, which has no block device: its blocks cannot be mapped\n",
+		       target, sb->s_type->name);
+		return -EOPNOTSUPP;
+	}
+	if (!inode->i_mapping->a_ops->bmap || IS_DAX(inode)) {
+		pr_err("suspend2: %s is on %s, whose block mapping is not stable (no bmap): an image cannot be written behind it\n",
+		       target, sb->s_type->name);
+		return -EOPNOTSUPP;
+	}
+	w->bdev = sb->s_bdev;
+	return 0;
+}
+
+/* The device page holding page @file_page of the file. */
+int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
+		 const char *target)
+{
+	struct inode *inode = file_inode(w->file);
+	unsigned int shift = PAGE_SHIFT - inode->i_blkbits;
+	sector_t first = (sector_t)file_page << shift;
+	sector_t base = 0;
+	unsigned int i;
+
+	for (i = 0; i < 1U << shift; i++) {
+		sector_t block = first + i;
+		int error = bmap(inode, &block);
+
+		if (error) {
+			pr_err("suspend2: %s: bmap failed: %d\n", target, error);
+			return error;
+		}
+		if (!block) {
+			pr_err("suspend2: %s: page %llu is a hole, an unwritten (preallocated, never written) or a shared extent; write the whole file first (e.g. with dd)\n",
+			       target, file_page);
+			return -EINVAL;
+		}
+		if (!i)
+			base = block;
+		if ((!i && (block & ((1U << shift) - 1))) ||
+		    (i && block != base + i)) {
+			pr_err("suspend2: %s: page %llu is not one aligned page on the device\n",
+			       target, file_page);
+			return -EINVAL;
+		}
+	}
+	*dev_page = base >> shift;
+	return 0;
+}
+
+static int s2_extent_add(struct s2_writer *w, u32 *cap, u64 file_page,
+			 u64 dev_page)
+{
+	struct s2_extent *e = w->nr_ext ? &w->ext[w->nr_ext - 1] : NULL;
+
+	if (e && e->dev_page + e->len == dev_page) {
+		e->len++;
+		return 0;
+	}
+	if (w->nr_ext == *cap) {
+		u32 ncap = *cap ? *cap * 2 : 64;
+		struct s2_extent *n = kvmalloc_array(ncap, sizeof(*n),
+						     GFP_KERNEL);
+
+		if (!n)
+			return -ENOMEM;
+		if (w->ext)
+			memcpy(n, w->ext, w->nr_ext * sizeof(*n));
+		kvfree(w->ext);
+		w->ext = n;
+		*cap = ncap;
+	}
+	w->ext[w->nr_ext++] = (struct s2_extent){
+		.file_page = file_page, .dev_page = dev_page, .len = 1,
+	};
+	return 0;
+}
+
+/*
+ * Maps every page of the file: page 0 becomes the anchor, the others the
+ * pages the image may use.  With @pin, the file is marked S_SWAPFILE like
+ * an active swap file, so nobody can write, truncate or move it until
+ * s2_file_unpin().
+ */
+int s2_file_map(struct s2_writer *w, const char *target, bool pin)
+{
+	struct inode *inode = file_inode(w->file);
+	u64 pages = i_size_read(inode) >> PAGE_SHIFT;
+	u64 dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
+	u32 cap = 0;
+	u64 n, dev_page;
+	int error;
+
+	if (pages < 2) {
+		pr_err("suspend2: %s: a file of %lld bytes cannot hold an image\n",
+		       target, i_size_read(inode));
+		return -ENOSPC;
+	}
+	if (pin) {
+		inode_lock(inode);
+		if (IS_SWAPFILE(inode)) {
+			inode_unlock(inode);
+			pr_err("suspend2: %s is an active swap file: use the swapfile writer\n",
+			       target);
+			return -EBUSY;
+		}
+		inode->i_flags |= S_SWAPFILE;
+		w->pinned = true;
+		inode_unlock(inode);
+	}
+	/* Delayed allocation gets its blocks now. */
+	error = filemap_write_and_wait(inode->i_mapping);
+	if (error)
+		return error;
+	for (n = 0; n < pages; n++) {
+		error = s2_file_page(w, n, &dev_page, target);
+		if (!error && dev_page >= dev_pages)
+			error = -EINVAL;
+		if (!error && !n)
+			w->anchor_page = dev_page;
+		else if (!error)
+			error = s2_extent_add(w, &cap, n, dev_page);
+		if (error)
+			return error;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	w->usable = pages - 1;
+	return 0;
+}
+
+void s2_file_unpin(struct s2_writer *w)
+{
+	struct inode *inode;
+
+	if (!w->pinned)
+		return;
+	inode = file_inode(w->file);
+	inode_lock(inode);
+	inode->i_flags &= ~S_SWAPFILE;
+	inode_unlock(inode);
+	w->pinned = false;
+}
+
+/* "DEVICE:PAGE" of the file's first page, where the anchor goes. */
+ssize_t s2_file_locate(const char *target, char *buf)
+{
+	struct s2_writer w = {};
+	u64 page = 0;
+	ssize_t ret;
+
+	ret = s2_file_open(&w, target);
+	if (!ret)
+		ret = s2_file_page(&w, 0, &page, target);
+	if (!ret)
+		ret = sysfs_emit(buf, "/dev/%pg:%llu\n", w.bdev, page);
+	if (w.file)
+		fput(w.file);
+	return ret;
+}
