@@ -519,6 +519,45 @@ static int do_cycle(struct run *r, const char *word)
 	return ret;
 }
 
+/*
+ * Before a resume: a boot told not to resume (noresume) invalidates the
+ * image, since the filesystems move on without it; and no image is
+ * restored while a block device is mounted read-write (unless --force).
+ * Returns -1 to go on with the resume, else the exit status.
+ */
+static int resume_checks(struct run *r)
+{
+	char mounts[1024];
+	int n, ret;
+
+	if (sys_cmdline_noresume(SYS_PROC_CMDLINE)) {
+		note(r, "check: noresume on the kernel command line: invalidate instead");
+		ret = cfs_write(&r->cfs, "action", "invalidate");
+		if (r->ctl->dry_run)
+			return ret ? HIB_EXIT_KERNEL : 0;
+		if (ret) {
+			hib_err("noresume: cannot invalidate the image on %s: %s",
+				r->target, strerror(-ret));
+			return errno_exit_code(-ret);
+		}
+		hib_info("noresume on the kernel command line: not resuming; any image on %s is invalidated and will never be restored",
+			 r->target);
+		return 0;
+	}
+	n = sys_rw_block_mounts(SYS_PROC_MOUNTS, mounts, sizeof(mounts));
+	if (n <= 0)
+		return -1;
+	if (r->ctl->force) {
+		hib_warn("%s mounted read-write; resuming anyway (--force)", mounts);
+		note(r, "check: mounted read-write: %s: overridden by --force", mounts);
+		return -1;
+	}
+	hib_err("refusing to resume: %s mounted read-write, and restoring the image would corrupt %s; unmount %s first, or use --force to resume anyway",
+		mounts, n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	note(r, "check: mounted read-write: %s: would refuse to resume", mounts);
+	return HIB_EXIT_FAILURE;
+}
+
 static int do_resume(struct run *r, const char *word)
 {
 	struct results res;
@@ -529,6 +568,11 @@ static int do_resume(struct run *r, const char *word)
 		ret = profile_select(&r->cfs, r->prof.name);
 	if (ret)
 		return ret;
+	if (!strcmp(word, "resume")) {
+		ret = resume_checks(r);
+		if (ret >= 0)
+			return ret;
+	}
 	ret = cfs_write(&r->cfs, "action", word);
 	if (r->ctl->dry_run)
 		return ret;
@@ -543,7 +587,8 @@ static int do_resume(struct run *r, const char *word)
 	}
 	/* Boot must go on: no image and a refused image both exit 0. */
 	if (ret == -ENODATA) {
-		hib_info("no image on %s", r->target);
+		hib_info("no complete image on %s: nothing to resume",
+			 r->target);
 		return 0;
 	}
 	if (ret == -EBADMSG) {

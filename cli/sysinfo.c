@@ -166,3 +166,59 @@ int sys_block_info(const char *dev, uint64_t *size, bool *ro)
 	sysfs_close_class_device(cdev);
 	return ret;
 }
+
+/* Does the kernel command line in CMDLINE say not to resume this boot? */
+bool sys_cmdline_noresume(const char *cmdline)
+{
+	char buf[4096], *w, *save = NULL;
+	FILE *f = fopen(cmdline, "re");
+	bool no = false;
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	for (w = strtok_r(buf, " \t\n", &save); w;
+	     w = strtok_r(NULL, " \t\n", &save))
+		if (!strcmp(w, "noresume") || !strcmp(w, "suspend2.resume=no") ||
+		    !strcmp(w, "suspend2.resume=0"))
+			no = true;
+	return no;
+}
+
+/*
+ * The block devices mounted read-write according to MOUNTS, as
+ * "DEV on DIR, ..." in OUT; returns how many (a negative errno if MOUNTS
+ * cannot be read).  Restoring an image while one is mounted read-write
+ * would put back a kernel whose idea of that filesystem is out of date.
+ */
+int sys_rw_block_mounts(const char *mounts, char *out, size_t len)
+{
+	char line[2 * PATH_MAX], dev[PATH_MAX], dir[PATH_MAX], type[64],
+		opts[1024];
+	size_t used = 0;
+	struct stat st;
+	int n = 0;
+	FILE *f = fopen(mounts, "re");
+
+	if (len)
+		out[0] = '\0';
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%4095s %4095s %63s %1023s", dev, dir, type,
+			   opts) != 4)
+			continue;
+		if (strncmp(opts, "rw", 2) || (opts[2] && opts[2] != ','))
+			continue;
+		if (stat(dev, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		n++;
+		if (used < len)
+			used += snprintf(out + used, len - used, "%s%s on %s",
+					 used ? ", " : "", dev, dir);
+	}
+	fclose(f);
+	return n;
+}

@@ -9,11 +9,15 @@
 
 #define SYS_PROC_SWAPS		"/proc/swaps"
 #define SYS_PROC_MEMINFO	"/proc/meminfo"
+#define SYS_PROC_CMDLINE	"/proc/cmdline"
+#define SYS_PROC_MOUNTS		"/proc/mounts"
 
 int sys_resolve_target(const char *spec, char *out, size_t len);
 int sys_swap_free(const char *swaps, const char *dev, uint64_t *free_bytes);
 int sys_image_estimate(const char *meminfo, const char *compressor,
 		       uint64_t limit, uint64_t *bytes);
 int sys_block_info(const char *dev, uint64_t *size, bool *ro);
+bool sys_cmdline_noresume(const char *cmdline);
+int sys_rw_block_mounts(const char *mounts, char *out, size_t len);
 
 #endif

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -136,6 +139,74 @@ static void test_lock(void **state)
 	free(d);
 }
 
+/* A block device node of this machine, or NULL (a container may have none). */
+static const char *some_block_device(void)
+{
+	static char path[300];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir("/dev");
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+		if (!stat(path, &st) && S_ISBLK(st.st_mode)) {
+			closedir(d);
+			return path;
+		}
+	}
+	closedir(d);
+	return NULL;
+}
+
+static void test_resume_checks(void **state)
+{
+	char *d = tmp_tree(), path[4200], text[4400], out[512];
+	const char *blk = some_block_device();
+
+	(void)state;
+	put_file(d, "c1", "BOOT_IMAGE=/vmlinuz root=/dev/sda1 ro quiet\n");
+	put_file(d, "c2", "root=/dev/sda1 noresume quiet\n");
+	put_file(d, "c3", "root=/dev/sda1 suspend2.resume=no\n");
+	put_file(d, "c4", "root=/dev/sda1 xnoresume suspend2.resume=yes\n");
+	snprintf(path, sizeof(path), "%s/c1", d);
+	assert_false(sys_cmdline_noresume(path));
+	snprintf(path, sizeof(path), "%s/c2", d);
+	assert_true(sys_cmdline_noresume(path));
+	snprintf(path, sizeof(path), "%s/c3", d);
+	assert_true(sys_cmdline_noresume(path));
+	snprintf(path, sizeof(path), "%s/c4", d);
+	assert_false(sys_cmdline_noresume(path));
+	assert_false(sys_cmdline_noresume("/nonexistent/cmdline"));
+
+	/* Only read-write mounts of block devices count. */
+	snprintf(text, sizeof(text),
+		 "proc /proc proc rw,nosuid 0 0\n"
+		 "tmpfs /tmp tmpfs rw 0 0\n"
+		 "%s /ro ext4 ro,relatime 0 0\n"
+		 "%s /rwx ext4 rwx 0 0\n", blk ? blk : "/dev/nosuch",
+		 blk ? blk : "/dev/nosuch");
+	put_file(d, "m1", text);
+	snprintf(path, sizeof(path), "%s/m1", d);
+	assert_int_equal(sys_rw_block_mounts(path, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	if (blk) {
+		snprintf(text, sizeof(text),
+			 "tmpfs /tmp tmpfs rw 0 0\n%s /data ext4 rw,relatime 0 0\n",
+			 blk);
+		put_file(d, "m2", text);
+		snprintf(path, sizeof(path), "%s/m2", d);
+		assert_int_equal(sys_rw_block_mounts(path, out, sizeof(out)), 1);
+		snprintf(text, sizeof(text), "%s on /data", blk);
+		assert_string_equal(out, text);
+	}
+	assert_int_equal(sys_rw_block_mounts("/nonexistent/mounts", out,
+					     sizeof(out)), -ENOENT);
+	rm_tree(d);
+	free(d);
+}
+
 static void test_module_command(void **state)
 {
 	const char *argv[3];
@@ -163,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_hooks),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_module_command),
+		cmocka_unit_test(test_resume_checks),
 	};
 
 	hib_verbosity = -1;
