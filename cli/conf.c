@@ -18,7 +18,8 @@
 #include "strutil.h"
 
 const struct conf_key_info conf_keys[K_NR] = {
-	[K_WRITER] = { "writer", T_WORD, 0, 0, "swap", "swap" },
+	[K_WRITER] = { "writer", T_WORD, 0, 0, "swap swapfile file bdev",
+		       "swap" },
 	[K_TARGET] = { "target", T_TARGET, 0, 255, NULL, NULL },
 	[K_COMPRESSOR] = { "compressor", T_WORD, 0, 0,
 			   "none lzo lz4 lz4hc zstd deflate", "lzo" },
@@ -32,12 +33,16 @@ const struct conf_key_info conf_keys[K_NR] = {
 	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "64" },
 	[K_POWERDOWN] = { "powerdown", T_CHOICE, 0, 0,
 			  "shutdown platform reboot", "shutdown" },
+	[K_FORCE] = { "force", T_RANGE, 0, 1, NULL, "0" },
 	[K_INHERIT] = { "inherit", T_NAME, 0, 0, NULL, NULL },
 	[K_PRE_HIBERNATE] = { "pre_hibernate", T_CMD, 0, 0, NULL, NULL },
 	[K_POST_RESUME] = { "post_resume", T_CMD, 0, 0, NULL, NULL },
 	[K_HOOK_TIMEOUT] = { "hook_timeout", T_RANGE, 1, 3600, NULL, "30" },
 	[K_UNLOAD_MODULE] = { "unload_module", T_BOOL, 0, 0, NULL, "no" },
 	[K_MODULE] = { "module", T_MODULE, 0, 0, NULL, "suspend2" },
+	[K_RESUME_LOCATION] = { "resume_location", T_TARGET, 0, 255, NULL,
+				NULL },
+	[K_SWAP_ON_DEMAND] = { "swap_on_demand", T_BOOL, 0, 0, NULL, "no" },
 };
 
 const struct conf_key_info conf_acpi_keys[A_NR] = {
@@ -757,6 +762,7 @@ int conf_resolve(const struct conf *c, const char *name, struct profile *p,
 	p->hook_file = c->path;
 	p->hook_timeout = atoi(p->v[K_HOOK_TIMEOUT].value);
 	p->unload_module = !strcmp(p->v[K_UNLOAD_MODULE].value, "yes");
+	p->swap_on_demand = !strcmp(p->v[K_SWAP_ON_DEMAND].value, "yes");
 	return 0;
 }
 
@@ -804,6 +810,8 @@ int profile_override(struct profile *p, const char *assignment,
 		p->hook_timeout = atoi(norm);
 	if (k == K_UNLOAD_MODULE)
 		p->unload_module = !strcmp(norm, "yes");
+	if (k == K_SWAP_ON_DEMAND)
+		p->swap_on_demand = !strcmp(norm, "yes");
 	return 0;
 }
 

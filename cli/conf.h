@@ -31,15 +31,18 @@ enum conf_key {
 	K_FREEZER_TIMEOUT_MS,
 	K_IO_DEPTH,
 	K_POWERDOWN,
+	K_FORCE,
 	K_INHERIT,
 	K_PRE_HIBERNATE,
 	K_POST_RESUME,
 	K_HOOK_TIMEOUT,
 	K_UNLOAD_MODULE,
 	K_MODULE,
+	K_RESUME_LOCATION,
+	K_SWAP_ON_DEMAND,
 	K_NR
 };
-#define CONF_KERNEL_KEYS	(K_POWERDOWN + 1)
+#define CONF_KERNEL_KEYS	(K_FORCE + 1)
 
 enum acpi_key {
 	A_AC_PROFILE,
@@ -119,6 +122,7 @@ struct profile {
 	const char *hook_file;
 	unsigned int hook_timeout;
 	bool unload_module;
+	bool swap_on_demand;
 	char *owned[K_NR];	/* values from --set, freed by profile_free() */
 };
 

@@ -12,7 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "caps.h"
@@ -36,6 +42,7 @@ struct run {
 	struct caps caps;
 	char target[PATH_MAX];
 	bool check_failed;	/* a dry run would not be attempted */
+	bool swapped_on;	/* swap_on_demand: we enabled the target */
 	int lock_fd;
 };
 
@@ -294,6 +301,137 @@ static int check_module(struct run *r)
 	return 0;
 }
 
+static bool file_writer(const struct run *r)
+{
+	const char *w = r->prof.v[K_WRITER].value;
+
+	return !strcmp(w, "swapfile") || !strcmp(w, "file");
+}
+
+static bool swap_writer(const struct run *r)
+{
+	const char *w = r->prof.v[K_WRITER].value;
+
+	return !strcmp(w, "swap") || !strcmp(w, "swapfile");
+}
+
+/*
+ * swap_on_demand = yes: the target (a swap partition or swap file) is
+ * enabled only for the cycle, at the highest priority so nothing else
+ * (zram) is preferred, and disabled again afterwards, resumed or failed.
+ * A target that is already active swap is left alone.
+ */
+static int swap_on_demand(struct run *r, bool on)
+{
+	char path[PATH_MAX];
+	uint64_t room;
+
+	if (!r->prof.swap_on_demand || !swap_writer(r))
+		return 0;
+	if (!on) {
+		if (!r->swapped_on)
+			return 0;
+		r->swapped_on = false;
+		if (swapoff(r->target)) {
+			hib_warn("swap_on_demand: swapoff %s: %s", r->target,
+				 strerror(errno));
+			return 0;
+		}
+		hib_verbose("swap_on_demand: %s disabled again", r->target);
+		return 0;
+	}
+	if (sys_resolve_target(r->prof.v[K_TARGET].value, path, sizeof(path))) {
+		hib_err("swap_on_demand: cannot find %s",
+			r->prof.v[K_TARGET].value);
+		return HIB_EXIT_FAILURE;
+	}
+	if (!sys_swap_free(SYS_PROC_SWAPS, path, &room)) {
+		note(r, "check: swap_on_demand: %s is already active swap, left as it is",
+		     path);
+		return 0;
+	}
+	if (r->ctl->dry_run) {
+		note(r, "would enable swap %s for the cycle: swapon -p %d %s",
+		     path, SWAP_FLAG_PRIO_MASK, path);
+		return 0;
+	}
+	if (swapon(path, SWAP_FLAG_PREFER | SWAP_FLAG_PRIO_MASK)) {
+		hib_err("swap_on_demand: swapon %s: %s", path, strerror(errno));
+		return HIB_EXIT_FAILURE;
+	}
+	snprintf(r->target, sizeof(r->target), "%s", path);
+	r->swapped_on = true;
+	hib_info("swap_on_demand: %s enabled for the cycle (priority %d)",
+		 path, SWAP_FLAG_PRIO_MASK);
+	return 0;
+}
+
+/*
+ * Where resume finds the image, as the module's profiles/NAME/
+ * resume_location says it; in a dry run, worked out here: the device and
+ * page of a file's first block (FIEMAP), or page 0 of a device.
+ */
+static void resume_location(struct run *r, char *out, size_t len)
+{
+	char rel[160], dev[64], path[96], line[128];
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext;
+	} q = { .fm = { .fm_length = 4096, .fm_flags = FIEMAP_FLAG_SYNC,
+			.fm_extent_count = 1 } };
+	struct stat st;
+	FILE *f;
+	int fd;
+
+	snprintf(out, len, "unknown");
+	if (!r->ctl->dry_run) {
+		snprintf(rel, sizeof(rel), "profiles/%s/resume_location",
+			 r->prof.name);
+		if (cfs_read(&r->cfs, rel, out, len))
+			snprintf(out, len, "unknown");
+		return;
+	}
+	if (!file_writer(r)) {
+		snprintf(out, len, "%s:0", r->target);
+		return;
+	}
+	fd = open(r->target, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || ioctl(fd, FS_IOC_FIEMAP, &q) ||
+	    q.fm.fm_mapped_extents != 1) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
+		 major(st.st_dev), minor(st.st_dev));
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	dev[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "DEVNAME=%63s", dev) == 1)
+			break;
+	fclose(f);
+	if (dev[0])
+		snprintf(out, len, "/dev/%s:%llu", dev,
+			 (unsigned long long)(q.ext.fe_physical / 4096));
+}
+
+static void print_resume_location(struct run *r)
+{
+	char loc[PATH_MAX + 32];
+
+	resume_location(r, loc, sizeof(loc));
+	if (r->ctl->dry_run) {
+		note(r, "resume parameter: resume=%s (resume_location = %s)",
+		     loc, loc);
+		return;
+	}
+	hib_info("resume parameter: resume=%s (suspend2 module parameter; resume_location = %s for hibernate --resume)",
+		 loc, loc);
+}
+
 static int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
@@ -304,6 +442,14 @@ static int check_target(struct run *r, bool need_room)
 	int ret;
 
 	prof_where(tv, where, sizeof(where));
+	/* Resuming needs only the location (the file's filesystem is not mounted). */
+	if (!need_room && r->prof.v[K_RESUME_LOCATION].value) {
+		snprintf(r->target, sizeof(r->target), "%s",
+			 r->prof.v[K_RESUME_LOCATION].value);
+		note(r, "check: resume location %s (key resume_location)",
+		     r->target);
+		return 0;
+	}
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,
@@ -320,9 +466,9 @@ static int check_target(struct run *r, bool need_room)
 	note(r, "check: target %s%s%s: exists", tv->value,
 	     strcmp(tv->value, r->target) ? " -> " : "",
 	     strcmp(tv->value, r->target) ? r->target : "");
-	if (!S_ISBLK(st.st_mode)) {
-		snprintf(msg, sizeof(msg), "target %s is not a block device",
-			 r->target);
+	if (!S_ISBLK(st.st_mode) && !(S_ISREG(st.st_mode) && file_writer(r))) {
+		snprintf(msg, sizeof(msg), "target %s is not a %s", r->target,
+			 file_writer(r) ? "regular file" : "block device");
 		return soft_fail(r, msg);
 	}
 	if (!sys_block_info(r->target, &size, &ro)) {
@@ -335,7 +481,8 @@ static int check_target(struct run *r, bool need_room)
 			return soft_fail(r, msg);
 		}
 	}
-	if (!need_room)
+	/* file and bdev: the module checks their space before freezing. */
+	if (!need_room || !swap_writer(r))
 		return 0;
 	ret = sys_swap_free(SYS_PROC_SWAPS, r->target, &room);
 	if (ret == -ENOENT) {
@@ -477,6 +624,8 @@ static int do_cycle(struct run *r, const char *word)
 		if (!ret)
 			ret = profile_select(&r->cfs, p->name);
 		if (!ret)
+			print_resume_location(r);
+		if (!ret)
 			ret = cfs_write(&r->cfs, "action", word);
 		print_hooks(r, "post_resume", p->post, p->npost);
 		unload(r);
@@ -493,6 +642,8 @@ static int do_cycle(struct run *r, const char *word)
 	ret = profile_apply(&r->cfs, p, r->target);
 	if (!ret)
 		ret = profile_select(&r->cfs, p->name);
+	if (!ret)
+		print_resume_location(r);
 	if (!ret) {
 		hib_info("%s with profile '%s' (target %s)",
 			 strcmp(word, "test") ? "hibernating" : "testing",
@@ -639,6 +790,8 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = setup_module(&r);
 	if (!ret)
 		ret = check_module(&r);
+	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
+		ret = swap_on_demand(&r, true);
 	if (!ret)
 		ret = check_target(&r, a == ACT_HIBERNATE || a == ACT_TEST);
 	if (ret)
@@ -650,6 +803,7 @@ int hib_run(const struct hib_ctl *ctl)
 	if (!ret && r.check_failed)
 		ret = HIB_EXIT_FAILURE;
 out:
+	swap_on_demand(&r, false);
 	lock_release(r.lock_fd);
 	profile_free(&r.prof);
 	conf_free(&r.conf);

@@ -15,7 +15,7 @@ fake_tree() {
 	: >"$d/profile"
 	: >"$d/action"
 	for a in writer target compressor compress_threads checksum \
-		image_size_limit freezer_timeout_ms io_depth powerdown; do
+		image_size_limit freezer_timeout_ms io_depth powerdown force; do
 		: >"$d/profiles/p/$a"
 	done
 	echo tested >"$d/results/status"

@@ -35,6 +35,7 @@ int __wrap_cfs_write(const struct cfs *c, const char *rel, const char *val)
 static const char *const attrs[] = {
 	"writer", "target", "compressor", "compress_threads", "checksum",
 	"image_size_limit", "freezer_timeout_ms", "io_depth", "powerdown",
+	"force",
 };
 
 static char *fake_tree(bool with_profile)
