@@ -30,7 +30,7 @@ const struct conf_key_info conf_keys[K_NR] = {
 				 NULL, "0" },
 	[K_FREEZER_TIMEOUT_MS] = { "freezer_timeout_ms", T_RANGE, 100, 600000,
 				   NULL, "20000" },
-	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "64" },
+	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "256" },
 	[K_POWERDOWN] = { "powerdown", T_CHOICE, 0, 0,
 			  "shutdown platform reboot", "shutdown" },
 	[K_FORCE] = { "force", T_RANGE, 0, 1, NULL, "0" },

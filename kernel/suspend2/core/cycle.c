@@ -142,7 +142,8 @@ static int s2_power_down(const struct s2_settings *set)
 }
 
 /* In the resumed kernel: what the boot kernel measured, into results. */
-static void s2_collect_boot_record(s64 snapshot_real_ns)
+static void s2_collect_boot_record(s64 snapshot_real_ns,
+				   const struct s2_freezer *fz)
 {
 	struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
 	s64 now = ktime_get_real_ns();
@@ -152,6 +153,8 @@ static void s2_collect_boot_record(s64 snapshot_real_ns)
 	r = s2_results_lock();
 	r->offline_ms = div_u64(max_t(s64, now - snapshot_real_ns, 0),
 				NSEC_PER_MSEC);
+	/* Recorded by the freezer before the atomic copy, so it is here. */
+	r->time_us[S2_PH_FREEZE_KERNEL] = fz->kernel_freeze_us;
 	if (rec->magic == S2_BOOT_RECORD_MAGIC) {
 		r->image_pages = rec->image_pages;
 		r->bytes_raw = rec->image_pages * PAGE_SIZE;
@@ -355,7 +358,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		pm_restore_gfp_mask();
 	} else {
 		resumed = true;
-		s2_collect_boot_record(snapshot_real_ns);
+		s2_collect_boot_record(snapshot_real_ns, &fz);
 		pr_info("suspend2: resumed\n");
 	}
 

@@ -25,6 +25,6 @@ void s2_settings_default(struct s2_settings *set)
 	set->checksum = S2_CHECKSUM_CRC32C;
 	set->image_size_limit = 0;
 	set->freezer_timeout_ms = 20000;
-	set->io_depth = 64;
+	set->io_depth = 256;
 	set->powerdown = S2_PD_SHUTDOWN;
 }
