@@ -485,6 +485,11 @@ static int check_target(struct run *r, bool need_room)
 	if (!need_room || !swap_writer(r))
 		return 0;
 	ret = sys_swap_free(SYS_PROC_SWAPS, r->target, &room);
+	if (ret == -ENOENT && r->prof.swap_on_demand && r->ctl->dry_run) {
+		note(r, "check: room on %s: not checked, swap_on_demand enables it only for the cycle",
+		     r->target);
+		return 0;
+	}
 	if (ret == -ENOENT) {
 		snprintf(msg, sizeof(msg),
 			 "target %s is not an active swap area (see swapon(8))",
