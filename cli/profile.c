@@ -43,6 +43,10 @@ int profile_apply(const struct cfs *c, const struct profile *p,
 			 conf_keys[k].name);
 		prof_where(&p->v[k], where, sizeof(where));
 		r = cfs_write(c, rel, val);
+		if (r == -EBUSY) {
+			hib_err("busy: another cycle is running (the kernel refuses profile changes until it ends)");
+			return HIB_EXIT_BUSY;
+		}
 		if (r) {
 			hib_err("%s: key '%s' = '%s': the kernel refused it: %s",
 				where, conf_keys[k].name, val, strerror(-r));
