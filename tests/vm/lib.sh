@@ -12,7 +12,8 @@
 #                     APPEND_N  extra kernel command line for boot N
 #                     QEMU_N    extra QEMU arguments for boot N
 #                     DRIVE_OPTS_I  extra -drive options for disk I (0 is
-#                               /dev/vda), e.g. throttling.bps-write=2000000
+#                               /dev/vda), e.g. throttling.bps-write=2000000;
+#                               DRIVE_OPTS_I_N for boot N only
 #                     TIMEOUT   seconds allowed per boot (120)
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
@@ -96,7 +97,9 @@ vm_boot() {
 	local timeout=$(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE ))
 
 	for size in ${DISKS:-}; do
-		local opts_var=DRIVE_OPTS_$i
+		# DRIVE_OPTS_<disk>_<boot> overrides DRIVE_OPTS_<disk> for one boot.
+		local opts_var=DRIVE_OPTS_${i}_$n
+		[ -n "${!opts_var+set}" ] || opts_var=DRIVE_OPTS_$i
 		drives+=(-drive "file=$out/disk$i.img,format=raw,if=virtio${!opts_var:+,${!opts_var}}")
 		i=$((i + 1))
 	done

@@ -4,11 +4,19 @@
  * scenarios.  It reads the on-disk format (kernel/suspend2/image/format.h)
  * by byte offsets so that it needs no kernel headers.
  *
- *   s2img info DEV              print where the image's parts are
+ *   s2img info DEV              print where the image's parts are, and
+ *                               the release and format version
  *   s2img flip DEV PART         flip one byte: data | header | index
  *   s2img version DEV N         rewrite the format version (and the
  *                               checksums, so only the version is wrong)
+ *   s2img release DEV STRING    rewrite the kernel release the image was
+ *                               written by (and the checksums): an image
+ *                               from another kernel
  *   s2img truncate DEV          zero the second half of the data pages
+ *   s2img cut DEV               a truncated image: the header promises
+ *                               twice the chunks (and pages) the data
+ *                               stream holds, as if the stream had been
+ *                               cut off halfway; checksums fixed
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +29,12 @@
 #define PAGE		4096
 #define ANCHOR_SIZE	36	/* struct s2_anchor */
 #define HDR_VERSION	8
+#define HDR_RELEASE	24	/* char[65], as struct new_utsname */
+#define NAME_LEN	65
+#define HDR_IMAGE_PAGES	254
 #define HDR_DATA_PAGES	270
+#define HDR_NR_CHUNKS	278
+#define CHUNK_PAGES	32
 #define HDR_FIRST_INDEX	286
 #define HDR_CRC		354
 #define HDR_SIZE	358
@@ -86,7 +99,7 @@ int main(int argc, char **argv)
 	uint32_t count, crc;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: s2img info|flip|version|truncate DEV [ARG]\n");
+		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut DEV [ARG]\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDWR);
@@ -105,11 +118,15 @@ int main(int argc, char **argv)
 	memcpy(&count, idx + IDX_COUNT, 4);
 
 	if (!strcmp(argv[1], "info")) {
-		printf("header %llu index %llu data_pages %llu first_data %llu\n",
+		uint32_t ver;
+
+		memcpy(&ver, hdr + HDR_VERSION, 4);
+		printf("header %llu index %llu data_pages %llu first_data %llu release %.64s format %u\n",
 		       (unsigned long long)header_page,
 		       (unsigned long long)first_index,
 		       (unsigned long long)data_pages,
-		       (unsigned long long)get64(idx + IDX_ENTRIES));
+		       (unsigned long long)get64(idx + IDX_ENTRIES),
+		       (const char *)hdr + HDR_RELEASE, ver);
 		return 0;
 	}
 	if (!strcmp(argv[1], "flip") && argc == 4) {
@@ -130,10 +147,28 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!strcmp(argv[1], "version") && argc == 4) {
-		uint32_t v = strtoul(argv[3], NULL, 0);
+	if (((!strcmp(argv[1], "version") || !strcmp(argv[1], "release")) &&
+	     argc == 4) || !strcmp(argv[1], "cut")) {
+		if (!strcmp(argv[1], "cut")) {
+			uint64_t chunks = get64(hdr + HDR_NR_CHUNKS);
+			uint64_t pages = get64(hdr + HDR_IMAGE_PAGES) +
+					 chunks * CHUNK_PAGES;
 
-		memcpy(hdr + HDR_VERSION, &v, 4);
+			chunks *= 2;
+			memcpy(hdr + HDR_NR_CHUNKS, &chunks, 8);
+			memcpy(hdr + HDR_IMAGE_PAGES, &pages, 8);
+		} else if (!strcmp(argv[1], "version")) {
+			uint32_t v = strtoul(argv[3], NULL, 0);
+
+			memcpy(hdr + HDR_VERSION, &v, 4);
+		} else {
+			if (strlen(argv[3]) >= NAME_LEN) {
+				fprintf(stderr, "s2img: release too long\n");
+				return 2;
+			}
+			memset(hdr + HDR_RELEASE, 0, NAME_LEN);
+			memcpy(hdr + HDR_RELEASE, argv[3], strlen(argv[3]));
+		}
 		crc = crc_without(hdr, HDR_SIZE, HDR_CRC);
 		memcpy(hdr + HDR_CRC, &crc, 4);
 		rw_page(header_page, hdr, 1);
