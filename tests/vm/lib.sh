@@ -121,7 +121,9 @@ vm_boot() {
 
 	t0=$(vm_now)
 	# -no-reboot: a guest reboot, panic (panic=-1) or power-off ends QEMU.
-	timeout -k 5 "$timeout" "$VM_QEMU" \
+	# (The braces' 2>/dev/null only silences the shell's "Killed" notice
+	# when KILL_N pulls the plug; QEMU's stderr goes to its log.)
+	{ timeout -k 5 "$timeout" "$VM_QEMU" \
 		-accel tcg -cpu max -m "${MEM:-512}" -smp "${SMP:-2}" \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$log" \
@@ -130,7 +132,7 @@ vm_boot() {
 		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
 		"${drives[@]}" "${extra[@]}" \
 		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${!append_var:-}" \
-		< /dev/null > "$out/qemu-boot$n.log" 2>&1
+		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
 	rc=$?
 	t1=$(vm_now)
 	if [ -n "$hostpid" ]; then
