@@ -14,17 +14,6 @@
 #include <linux/sysfs.h>
 #include "writer.h"
 
-static int bdev_validate(const char *target)
-{
-	dev_t dev;
-	int error;
-
-	error = lookup_bdev(target, &dev);
-	if (error == -ENOTBLK || error == -ENOENT)
-		return error;
-	return error ? -EINVAL : 0;
-}
-
 static const char *bdev_busy_reason(struct block_device *bdev)
 {
 	if (swap_type_of(bdev->bd_dev, 0) >= 0)
@@ -93,7 +82,7 @@ static ssize_t bdev_locate(const char *target, char *buf)
 
 const struct s2_writer_ops s2_bdev_writer = {
 	.name = "bdev",
-	.validate = bdev_validate,
+	.validate = s2_writer_validate_bdev,
 	.open = bdev_open,
 	.free_bytes = bdev_free_bytes,
 	.reserve_page = s2_extents_reserve,

@@ -17,17 +17,6 @@
 #include "../internal.h"
 #include "writer.h"
 
-static int swap_validate(const char *target)
-{
-	dev_t dev;
-	int error;
-
-	error = lookup_bdev(target, &dev);
-	if (error == -ENOTBLK || error == -ENOENT)
-		return error;
-	return error ? -EINVAL : 0;
-}
-
 static int swap_open(struct s2_writer *w, const char *target, bool for_image)
 {
 	int error = s2_writer_open_bdev(w, target, false);
@@ -132,7 +121,7 @@ const struct s2_writer_ops s2_swapfile_writer = {
 
 const struct s2_writer_ops s2_swap_writer = {
 	.name = "swap",
-	.validate = swap_validate,
+	.validate = s2_writer_validate_bdev,
 	.open = swap_open,
 	.free_bytes = swap_free_bytes,
 	.reserve_page = swap_reserve_page,

@@ -155,3 +155,15 @@ int s2_extents_reserve(struct s2_writer *w, u64 *page)
 	w->reserved++;
 	return 0;
 }
+
+/* For writers whose target is a block device: it must exist and be one. */
+int s2_writer_validate_bdev(const char *target)
+{
+	dev_t dev;
+	int error;
+
+	error = lookup_bdev(target, &dev);
+	if (error == -ENOTBLK || error == -ENOENT)
+		return error;
+	return error ? -EINVAL : 0;
+}

@@ -70,6 +70,7 @@ extern const struct s2_writer_ops s2_file_writer;
 extern const struct s2_writer_ops s2_bdev_writer;
 
 const struct s2_writer_ops *s2_writer_find(const char *name);
+int s2_writer_validate_bdev(const char *target);
 extern const struct s2_writer_ops * const s2_writers[];	/* NULL-ended */
 
 int s2_writer_open(struct s2_writer *w, const struct s2_settings *set,
