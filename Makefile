@@ -178,6 +178,8 @@ install-dkms:
 	@for f in $(DKMS_SRCS); do \
 		$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DKMSDIR)/$${f#kernel/suspend2/} || exit 1; \
 	done
+	# DKMS builds suspend2.ko only: not the KUnit suites, which need KUnit.
+	sed -E '/^obj-m[[:space:]]*\+=.*kunit/d' kernel/suspend2/Kbuild > $(DESTDIR)$(DKMSDIR)/Kbuild
 	sed 's/@VERSION@/$(VERSION)/' kernel/dkms/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
 
 # Leaves /etc/hibernate.conf and /etc/default/suspend2 (your settings).
