@@ -43,7 +43,8 @@
 # Environment: VM_KERNEL (bzImage), VM_MODULES (directory whose *.ko go
 # into the initramfs, default build/), VM_BUILD (where the initramfs and the
 # per-scenario output go, default build/vm), VM_SUITE (main or faults),
-# VM_TIMEOUT_SCALE (multiplies every TIMEOUT, for slow debug kernels).
+# VM_TIMEOUT_SCALE (multiplies every TIMEOUT, for slow debug kernels),
+# VM_APPEND (kernel command line added to every boot).
 #
 # Everything a run produces lands in build/vm/NAME/: disks, console-bootN.log,
 # qemu-bootN.log (QEMU's own stderr), times, results.
@@ -131,7 +132,7 @@ vm_boot() {
 		-pidfile "$out/qemu-boot$n.pid" \
 		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
 		"${drives[@]}" "${extra[@]}" \
-		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${!append_var:-}" \
+		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
 	rc=$?
 	t1=$(vm_now)
