@@ -119,7 +119,8 @@ fcntl.flock(f, fcntl.LOCK_EX)
 print("locked", flush=True)
 time.sleep(30)' "$HIBERNATE_LOCK_FILE" >"$T/locked" &
 holder=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [[ -s $T/locked ]] && break; sleep 0.2; done
+# Wait (up to 60 s on a loaded machine) until the holder has the lock.
+for _ in $(seq 300); do [[ -s $T/locked ]] && break; sleep 0.2; done
 expect_rc "held lock exits 6" 6 "$HIB" -c "$T/h.conf" --configfs "$CFS" -p p --test -f
 check "busy message" grep -q "busy: another hibernate is running" "$T/err"
 expect_rc "held lock, dry run exits 6" 6 "$HIB" -c "$T/h.conf" --configfs "$CFS" -p p -n -f
