@@ -229,6 +229,13 @@ static int feed_snapshot(struct snapshot_handle *handle, const u8 *raw,
 	return 0;
 }
 
+/* What reading an image needs besides a few counters. */
+struct s2_load {
+	struct s2_pipeline pipe;
+	struct s2_io io;
+	struct s2_stream_in si;
+};
+
 /* Reads the next chunk's header and stored bytes into @s. */
 static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 		      const char **why)
@@ -267,49 +274,55 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 	u64 image_pages = le64_to_cpu(h->image_pages);
 	u64 nr_chunks = le64_to_cpu(h->nr_chunks);
 	struct snapshot_handle handle = {};
-	struct s2_stream_in si = { .img = img };
 	struct s2_progress progress;
 	ktime_t start = ktime_get();
-	struct s2_pipeline pipe;
 	struct blk_plug plug;
-	struct s2_io io;
+	struct s2_load *l;
 	u64 pages = 0;
 	u32 seq = 0;
 	int error;
 
 	*why = "";
-	error = s2_pipeline_start(&pipe, false,
+	/* Off the stack: the boot kernel's stack is small, debug builds more so. */
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l) {
+		*why = "no memory for reading the image";
+		return -ENOMEM;
+	}
+	l->si.img = img;
+	error = s2_pipeline_start(&l->pipe, false,
 				  le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C,
 				  set->compress_threads, h->compressor);
 	if (error) {
 		*why = "cannot start the image's decompression threads";
+		kfree(l);
 		return error;
 	}
-	error = s2_io_init(&io, w->bdev, set->io_depth);
+	error = s2_io_init(&l->io, w->bdev, set->io_depth);
 	if (error) {
 		*why = "no memory for reading the image";
 		goto out_pipe;
 	}
-	st->threads = pipe.nr_threads;
-	st->pipeline_bytes = s2_pipeline_bytes_for(pipe.nr_threads,
+	st->threads = l->pipe.nr_threads;
+	st->pipeline_bytes = s2_pipeline_bytes_for(l->pipe.nr_threads,
 						   set->io_depth);
 
-	si.left = le64_to_cpu(h->data_bytes);
+	l->si.left = le64_to_cpu(h->data_bytes);
 	blk_start_plug(&plug);
-	s2_reader_start(&si.reader, &io, le64_to_cpu(h->data_pages),
+	s2_reader_start(&l->si.reader, &l->io, le64_to_cpu(h->data_pages),
 			locate_data_page, img);
 	s2_progress_start(&progress, "Reading image", image_pages);
 	for (;;) {
-		struct s2_slot *s = seq < nr_chunks ? s2_pipeline_fill(&pipe) : NULL;
+		struct s2_slot *s = seq < nr_chunks ? s2_pipeline_fill(&l->pipe) : NULL;
 
 		if (s) {
-			error = read_chunk(&si, s, seq++, why);
+			error = read_chunk(&l->si, s, seq++, why);
 			if (error)
 				break;
-			s2_pipeline_submit(&pipe);
+			s2_pipeline_submit(&l->pipe);
 			continue;
 		}
-		s = s2_pipeline_drain(&pipe);
+		s = s2_pipeline_drain(&l->pipe);
 		if (!s)
 			break;
 		error = s->error;
@@ -324,7 +337,7 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 				*why = "snapshot code refused the image data";
 		}
 		pages += s->raw_len / PAGE_SIZE;
-		s2_pipeline_release(&pipe);
+		s2_pipeline_release(&l->pipe);
 		if (error)
 			break;
 		s2_progress_update(&progress, pages);
@@ -335,11 +348,11 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 	}
 	if (!error)
 		s2_progress_end(&progress);
-	st->decompress_wait_us = pipe.drain_wait_us;
-	s2_reader_stop(&si.reader);
+	st->decompress_wait_us = l->pipe.drain_wait_us;
+	s2_reader_stop(&l->si.reader);
 	blk_finish_plug(&plug);
-	st->io_wait_us = io.wait_us;
-	s2_io_exit(&io);
+	st->io_wait_us = l->io.wait_us;
+	s2_io_exit(&l->io);
 	if (!error && restore) {
 		error = snapshot_write_finalize(&handle);
 		if (!error && !snapshot_image_loaded(&handle))
@@ -351,6 +364,7 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 			  le32_to_cpu(h->index_pages) + 1) * PAGE_SIZE;
 	st->read_us = ktime_us_delta(ktime_get(), start);
 out_pipe:
-	s2_pipeline_stop(&pipe);
+	s2_pipeline_stop(&l->pipe);
+	kfree(l);
 	return error;
 }
