@@ -333,6 +333,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	times.created_sec = div_u64(snapshot_real_ns, NSEC_PER_SEC);
 	error = hibernation_snapshot(platform);
 	if (error) {
+		s2_freezer_snapshot_failed(&fz, error);
 		s2_results_set_error(error, "atomic copy failed");
 		goto out_bitmaps;
 	}
@@ -429,7 +430,7 @@ static int s2_resume(const struct s2_settings *set)
 	s2_set_state(S2_READING);
 	error = s2_image_find(&w, &img, &why);
 	if (error == -ENODATA) {
-		pr_info("suspend2: no image on %s\n", set->target);
+		pr_info("suspend2: no complete image on %s\n", set->target);
 		s2_results_set_error(error, "no image on %s", set->target);
 		goto out_close;
 	}

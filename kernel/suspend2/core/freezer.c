@@ -47,6 +47,16 @@ static struct notifier_block s2_freezer_nb = {
 	.notifier_call = s2_freezer_event,
 };
 
+static unsigned int s2_refused_count(void)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < s2_refused_len; i++)
+		n += s2_refused[i] == '\n';
+	return n;
+}
+
 static void s2_refused_to_results(void)
 {
 	struct s2_results *r = s2_results_lock();
@@ -65,6 +75,7 @@ int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 	int error;
 
 	fz->kernel_freeze_us = 0;
+	fz->timeout_ms = timeout_ms;
 	fz->saved_timeout_ms = freeze_timeout_msecs;
 	freeze_timeout_msecs = timeout_ms;
 	s2_refused_len = 0;
@@ -74,16 +85,29 @@ int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 
 	error = freeze_processes();
 	if (error) {
-		unsigned int n = 0;
-		size_t i;
+		unsigned int n = s2_refused_count();
 
-		for (i = 0; i < s2_refused_len; i++)
-			n += s2_refused[i] == '\n';
 		s2_refused_to_results();
 		s2_results_set_error(error, "%u task%s refused to freeze within %u ms",
 				     n, n == 1 ? "" : "s", timeout_ms);
 	}
 	return error;
+}
+
+/*
+ * hibernation_snapshot() failed: if it was because kernel threads refused
+ * to freeze (its first step), record that, as for user space, before the
+ * caller records a vaguer error (the first error recorded wins).
+ */
+void s2_freezer_snapshot_failed(struct s2_freezer *fz, int error)
+{
+	unsigned int n = s2_refused_count();
+
+	if (!n)
+		return;
+	s2_refused_to_results();
+	s2_results_set_error(error, "%u kernel thread%s refused to freeze within %u ms",
+			     n, n == 1 ? "" : "s", fz->timeout_ms);
 }
 
 void s2_freezer_done(struct s2_freezer *fz)

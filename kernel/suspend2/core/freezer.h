@@ -6,10 +6,12 @@
 
 struct s2_freezer {
 	unsigned int saved_timeout_ms;
+	unsigned int timeout_ms;
 	u64 kernel_freeze_us;	/* reported by the freezer during snapshot */
 };
 
 int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms);
 void s2_freezer_done(struct s2_freezer *fz);
+void s2_freezer_snapshot_failed(struct s2_freezer *fz, int error);
 
 #endif /* _SUSPEND2_FREEZER_H */
