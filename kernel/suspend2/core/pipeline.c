@@ -55,7 +55,7 @@ static bool s2_work_available(struct s2_pipeline *p)
 	bool ret;
 
 	spin_lock(&p->lock);
-	ret = p->stop || p->next_work < p->next_fill;
+	ret = p->next_work < p->next_fill;
 	spin_unlock(&p->lock);
 	return ret;
 }
@@ -70,13 +70,16 @@ static int s2_worker_fn(void *data)
 	/* Our index among the threads picks our own crypto transform. */
 	for (id = 0; id < p->nr_threads && p->threads[id] != current; id++)
 		;
+	/*
+	 * Only kthread_stop() ends a worker: a worker that returned on its
+	 * own could be gone before kthread_stop() looks at it.
+	 */
 	for (;;) {
-		wait_event(p->work_wait, s2_work_available(p));
-		spin_lock(&p->lock);
-		if (p->stop) {
-			spin_unlock(&p->lock);
+		wait_event(p->work_wait,
+			   kthread_should_stop() || s2_work_available(p));
+		if (kthread_should_stop())
 			break;
-		}
+		spin_lock(&p->lock);
 		/* Another worker may have taken the slot we were woken for. */
 		if (p->next_work >= p->next_fill) {
 			spin_unlock(&p->lock);
@@ -164,10 +167,7 @@ void s2_pipeline_stop(struct s2_pipeline *p)
 {
 	unsigned int i;
 
-	spin_lock(&p->lock);
-	p->stop = true;
-	spin_unlock(&p->lock);
-	wake_up_all(&p->work_wait);
+	/* kthread_stop() wakes each worker and waits for it to return. */
 	for (i = 0; p->threads && i < p->nr_threads; i++) {
 		if (p->threads[i])
 			kthread_stop(p->threads[i]);

@@ -45,7 +45,6 @@ struct s2_pipeline {
 	u64 next_fill;
 	u64 next_work;
 	u64 next_drain;
-	bool stop;
 	wait_queue_head_t work_wait;
 	wait_queue_head_t done_wait;
 	u64 drain_wait_us;	/* time the feeder waited for workers */
