@@ -33,18 +33,28 @@ void str_chomp(char *s)
 		s[n - 1] = '\0';
 }
 
-/* Plain decimal, no sign, no blanks: "-1" must not become 2^64 - 1. */
+/*
+ * The decimal number at the start of @s, no sign, no blanks ("-1" must
+ * not become 2^64 - 1); *end points past it.
+ */
+static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
+/* Plain decimal and nothing else. */
 int parse_u64(const char *s, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
+	int err = parse_leading_u64(s, &v, &end);
 
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (err)
+		return err;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -57,13 +67,10 @@ int parse_size(const char *s, uint64_t *out)
 	unsigned long long v;
 	unsigned int shift = 0;
 	char *end;
+	int err = parse_leading_u64(s, &v, &end);
 
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (err)
+		return err;
 	switch (toupper((unsigned char)*end)) {
 	case '\0':
 		break;
