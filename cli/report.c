@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -228,11 +229,27 @@ static void json_loadavg(FILE *out, const char *s)
 	fputc(']', out);
 }
 
+/* The pieces of @list between @seps, as a JSON array of strings. */
+static void json_words(FILE *out, const char *list, const char *seps)
+{
+	char *tmp = strdup(list), *w, *save = NULL;
+	bool first = true;
+
+	fputc('[', out);
+	for (w = tmp ? strtok_r(tmp, seps, &save) : NULL; w;
+	     w = strtok_r(NULL, seps, &save)) {
+		if (!first)
+			fputs(", ", out);
+		json_string(out, w);
+		first = false;
+	}
+	fputc(']', out);
+	free(tmp);
+}
+
 static void json_results_body(FILE *out, const struct results *r,
 			      const char *ind)
 {
-	char tmp[sizeof(r->refused_tasks)], *l, *save = NULL;
-	bool first = true;
 	int i;
 
 	fprintf(out, "%s\"profile\": ", ind);
@@ -283,16 +300,8 @@ static void json_results_body(FILE *out, const struct results *r,
 	json_loadavg(out, r->avenrun_thaw);
 	fputs(", \"restored\": ", out);
 	json_loadavg(out, r->avenrun_restored);
-	fprintf(out, "},\n%s\"refused_tasks\": [", ind);
-	snprintf(tmp, sizeof(tmp), "%s", r->refused_tasks);
-	for (l = strtok_r(tmp, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save)) {
-		if (!first)
-			fputs(", ", out);
-		json_string(out, l);
-		first = false;
-	}
-	fputc(']', out);
+	fprintf(out, "},\n%s\"refused_tasks\": ", ind);
+	json_words(out, r->refused_tasks, "\n");
 }
 
 void report_json(FILE *out, const struct results *r)
@@ -335,23 +344,6 @@ void status_text(FILE *out, const struct status *s)
 	report_text(out, &s->res);
 }
 
-static void json_words(FILE *out, const char *list)
-{
-	char tmp[256], *w, *save = NULL;
-	bool first = true;
-
-	snprintf(tmp, sizeof(tmp), "%s", list);
-	fputc('[', out);
-	for (w = strtok_r(tmp, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save)) {
-		if (!first)
-			fputs(", ", out);
-		json_string(out, w);
-		first = false;
-	}
-	fputc(']', out);
-}
-
 void status_json(FILE *out, const struct status *s)
 {
 	fputs("{\n  \"version\": ", out);
@@ -361,15 +353,15 @@ void status_json(FILE *out, const struct status *s)
 	fputs(",\n  \"profile\": ", out);
 	json_string(out, s->profile);
 	fputs(",\n  \"capabilities\": {\"compressors\": ", out);
-	json_words(out, s->caps.compressors);
+	json_words(out, s->caps.compressors, " \t");
 	fputs(", \"writers\": ", out);
-	json_words(out, s->caps.writers);
+	json_words(out, s->caps.writers, " \t");
 	fputs(", \"checksums\": ", out);
-	json_words(out, s->caps.checksums);
+	json_words(out, s->caps.checksums, " \t");
 	fputs(", \"powerdown\": ", out);
-	json_words(out, s->caps.powerdown);
+	json_words(out, s->caps.powerdown, " \t");
 	fputs(", \"actions\": ", out);
-	json_words(out, s->caps.actions);
+	json_words(out, s->caps.actions, " \t");
 	fputs("},\n  \"results\": {\n", out);
 	json_results_body(out, &s->res, "    ");
 	fputs("\n  }\n}\n", out);
