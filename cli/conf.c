@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -662,6 +663,7 @@ int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 
 int conf_load(struct conf *c, const char *path)
 {
+	struct stat st;
 	char *buf;
 	size_t len = 0;
 	ssize_t r;
@@ -674,6 +676,15 @@ int conf_load(struct conf *c, const char *path)
 		ret = -errno;
 		conf_error(c, 0, "cannot open: %s", strerror(errno));
 		return ret;
+	}
+	/*
+	 * The owner and mode that decide whether its hooks may run are
+	 * those of the file read here, not of whatever the path names later.
+	 */
+	if (!fstat(fd, &st)) {
+		c->have_stat = true;
+		c->uid = st.st_uid;
+		c->mode = st.st_mode;
 	}
 	buf = malloc(CONF_MAX_FILE + 1);
 	if (!buf) {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define CONF_DEFAULT_PATH	"/etc/hibernate.conf"
 #define CONF_DEFAULT_PROFILE	"default"
@@ -104,6 +105,10 @@ struct conf {
 	int acpi_line;
 	char *errors[CONF_MAX_ERRORS + 1];
 	size_t nerr;
+	/* Owner and mode of the file as read (fstat of the same fd). */
+	bool have_stat;
+	uid_t uid;
+	mode_t mode;
 };
 
 /* Where a resolved value came from, for messages. */

@@ -28,6 +28,7 @@
 #include "hooks.h"
 #include "lock.h"
 #include "module.h"
+#include "perm.h"
 #include "profile.h"
 #include "report.h"
 #include "run.h"
@@ -185,18 +186,72 @@ static int resolve_profile(struct run *r)
 	return 0;
 }
 
-static int check_root(struct run *r)
+/*
+ * Actions that change the system need root; without it they are refused
+ * before the configuration is even read (hib_run).  Another --configfs
+ * tree (tests, a chroot) needs no privileges.  A dry run changes nothing,
+ * so it goes on and only says so: it is how a user checks a profile.
+ */
+static bool needs_root(const struct hib_ctl *ctl, const struct cfs *c)
 {
-	/* Another --configfs tree (tests, a chroot) needs no privileges. */
-	if (!cfs_is_default(&r->cfs) || !geteuid())
+	return cfs_is_default(c) && ctl->action != ACT_STATUS &&
+	       ctl->action != ACT_LIST_PROFILES;
+}
+
+static void note_root(struct run *r)
+{
+	if (needs_root(r->ctl, &r->cfs) && !perm_is_root())
+		note(r, "check: running as root: no, a real run would be refused (exit %d)",
+		     HIB_EXIT_PERM);
+}
+
+/*
+ * Root runs the hooks, so whoever may write the configuration or a
+ * hook's program would run code as root: both must be root's alone.
+ * Checked before the lock, the module and the hooks themselves, so a
+ * refusal changes nothing.  Returns 0 when they may run (or there are
+ * none), else why holds the reason.
+ */
+static int hooks_unsafe(const struct run *r, char *why, size_t len)
+{
+	const struct profile *p = &r->prof;
+	const struct conf *c = &r->conf;
+	size_t i;
+
+	if (!p->npre && !p->npost)
+		return 0;
+	if (!c->have_stat) {
+		snprintf(why, len, "cannot tell who owns %s", c->path);
+		return -EPERM;
+	}
+	if (perm_owner_mode(c->path, c->uid, c->mode, why, len))
+		return -EPERM;
+	for (i = 0; i < p->npre; i++)
+		if (perm_hook_command(p->pre[i].cmd, why, len))
+			return -EPERM;
+	for (i = 0; i < p->npost; i++)
+		if (perm_hook_command(p->post[i].cmd, why, len))
+			return -EPERM;
+	return 0;
+}
+
+static int check_hooks(struct run *r)
+{
+	char why[2 * PATH_MAX + 256];
+	enum hib_action a = r->ctl->action;
+
+	if (a != ACT_HIBERNATE && a != ACT_TEST)
+		return 0;	/* only a cycle runs hooks */
+	if (!hooks_unsafe(r, why, sizeof(why)))
 		return 0;
 	if (r->ctl->dry_run) {
-		note(r, "check: running as root: no, a real run would fail");
+		note(r, "check: hooks of %s: refused: %s", r->conf.path, why);
 		r->check_failed = true;
 		return 0;
 	}
-	hib_err("must be run as root");
-	return HIB_EXIT_FAILURE;
+	hib_err("refusing to run the hooks of %s: %s; nothing was frozen",
+		r->conf.path, why);
+	return HIB_EXIT_PERM;
 }
 
 static int take_lock(struct run *r)
@@ -210,6 +265,13 @@ static int take_lock(struct run *r)
 		hib_err("busy: another hibernate is running (%s is locked)",
 			path);
 		return HIB_EXIT_BUSY;
+	}
+	if (lock_strerror(ret)) {
+		hib_err("refusing the lock file %s: %s", path,
+			lock_strerror(ret));
+		note(r, "check: lock %s: refused: %s", path,
+		     lock_strerror(ret));
+		return HIB_EXIT_PERM;
 	}
 	if (ret == -ENOENT || ret == -EROFS) {
 		/* An initramfs may have no /run yet: one process, no race. */
@@ -776,6 +838,11 @@ int hib_run(const struct hib_ctl *ctl)
 	}
 	if (a == ACT_STATUS)
 		return show_status(&r);
+	if (!ctl->dry_run && needs_root(ctl, &r.cfs)) {
+		ret = perm_need_root();
+		if (ret)
+			return ret;
+	}
 	ret = load_config(&r);
 	if (ret)
 		goto out;
@@ -788,7 +855,8 @@ int hib_run(const struct hib_ctl *ctl)
 		goto out;
 	note(&r, "hibernate --dry-run: action '%s', profile '%s' from %s",
 	     hib_action_word(a), r.prof.name, r.conf.path);
-	ret = check_root(&r);
+	note_root(&r);
+	ret = check_hooks(&r);
 	if (!ret)
 		ret = take_lock(&r);
 	if (!ret)

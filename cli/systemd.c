@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "perm.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */
@@ -54,8 +55,13 @@ int hib_install_systemd(const char *profile, bool dry_run)
 	FILE *f;
 	int ret;
 
-	if (!dir || !*dir)
+	/* Another directory (tests, an image being built) is the user's. */
+	if (!dir || !*dir) {
 		dir = SYSTEMD_DROPIN_DIR;
+		ret = dry_run ? 0 : perm_need_root();
+		if (ret)
+			return ret;
+	}
 	if (!profile_name_ok(profile)) {
 		fprintf(stderr, "hibernate: --install-systemd: bad profile name '%s'\n",
 			profile);

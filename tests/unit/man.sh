@@ -56,7 +56,7 @@ for k in writer target compressor compress_threads checksum \
 done
 
 # Every exit status the binary uses is documented.
-for code in 0 1 2 3 4 5 6; do
+for code in 0 1 2 3 4 5 6 7; do
 	if sed -n '/^EXIT STATUS/,/^ENVIRONMENT/p' <<<"$MAN8" | grep -qE "^ +$code( |\$)"; then
 		pass "hibernate.8 EXIT STATUS $code"
 	else

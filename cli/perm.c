@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hibernate runs as root and executes what its configuration says (the
+ * pre_hibernate and post_resume hooks), so a file anyone but root can
+ * write would hand root to that someone.  The rules here say which files
+ * are trusted: owned by root (or by the user running hibernate, who
+ * gives nothing away by trusting their own files) and not writable by
+ * group or others.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "perm.h"
+
+bool perm_is_root(void)
+{
+	return geteuid() == 0;
+}
+
+/* Early, before anything is read or loaded: HIB_EXIT_PERM or 0. */
+int perm_need_root(void)
+{
+	if (perm_is_root())
+		return 0;
+	hib_err(PERM_ROOT_MSG);
+	return HIB_EXIT_PERM;
+}
+
+static const char *writers_text(mode_t mode)
+{
+	if ((mode & S_IWGRP) && (mode & S_IWOTH))
+		return "writable by group and others";
+	if (mode & S_IWGRP)
+		return "writable by its group";
+	return "writable by others";
+}
+
+/*
+ * 0 when a file owned by uid with this mode is trusted, else -EPERM and
+ * why: what is wrong and the command that fixes it.
+ */
+int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
+		    size_t len)
+{
+	bool owner_ok = uid == 0 || uid == geteuid();
+	bool mode_ok = !(mode & (S_IWGRP | S_IWOTH));
+
+	if (owner_ok && mode_ok)
+		return 0;
+	snprintf(why, len,
+		 "%s is owned by %s%u, mode %04o (%s); it must be owned by root and writable by no one else: %s%s%s%s%s",
+		 file, uid ? "uid " : "root, uid ", (unsigned int)uid,
+		 (unsigned int)(mode & 07777),
+		 mode_ok ? "not root" : writers_text(mode),
+		 owner_ok ? "" : "chown root ", owner_ok ? "" : file,
+		 owner_ok || mode_ok ? "" : "; ",
+		 mode_ok ? "" : "chmod go-w ", mode_ok ? "" : file);
+	return -EPERM;
+}
+
+/*
+ * The program a hook runs, when it names one by absolute path: the
+ * first word of the command, up to a blank or a shell operator.
+ */
+static bool hook_program(const char *cmd, char *path, size_t len)
+{
+	size_t n;
+
+	cmd += strspn(cmd, " \t");
+	if (*cmd != '/')
+		return false;
+	n = strcspn(cmd, " \t;&|<>()`");
+	if (n >= len)
+		return false;
+	memcpy(path, cmd, n);
+	path[n] = '\0';
+	return true;
+}
+
+/*
+ * 0 when the hook's program (if it names one by absolute path) is
+ * trusted.  stat() follows symbolic links on purpose: the file that runs
+ * is the target, and a link is only as safe as its directory, which the
+ * administrator chose.  A missing program is left to fail as the hook.
+ */
+int perm_hook_command(const char *cmd, char *why, size_t len)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!hook_program(cmd, path, sizeof(path)) || stat(path, &st))
+		return 0;
+	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who may make hibernate change the system, and which files it trusts:
+ * the root check, and the owner and mode rules for the files whose
+ * contents root ends up running (the configuration with hooks, the
+ * programs the hooks name).
+ */
+#ifndef HIB_PERM_H
+#define HIB_PERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define PERM_ROOT_MSG \
+	"must be run as root (it freezes every process and writes the memory image)"
+
+bool perm_is_root(void);
+int perm_need_root(void);
+int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
+		    size_t len);
+int perm_hook_command(const char *cmd, char *why, size_t len);
+
+#endif

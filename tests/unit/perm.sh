@@ -1,0 +1,142 @@
+#!/bin/bash
+# Permissions, with the real binary: who may run it (as nobody, through
+# setpriv), which configuration files may give it hooks, and a lock file
+# that is a symbolic link.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export HIBERNATE_LOCK_FILE=$T/lock
+CFS=$T/cfs
+mkdir -p "$CFS/profiles/default" "$CFS/results"
+echo idle >"$CFS/state"
+: >"$CFS/action"
+: >"$CFS/profile"
+for a in writer target compressor compress_threads checksum \
+	image_size_limit freezer_timeout_ms io_depth powerdown force; do
+	: >"$CFS/profiles/default/$a"
+done
+echo tested >"$CFS/results/status"
+echo yes >"$CFS/results/verified"
+touch "$T/target"
+
+# conf FILE MODE [HOOK]: a profile whose pre_hibernate hook touches a
+# marker, with FILE's mode set to MODE.
+conf() {
+	printf '[default]\ntarget = %s\npre_hibernate = %s\n' "$T/target" \
+		"${3:-touch $T/marker}" >"$1"
+	chmod "$2" "$1"
+}
+
+# cycle NAME RC CONF: a --test against the fake tree exits RC.
+cycle() {
+	rm -f "$T/marker"
+	: >"$CFS/action"
+	expect_rc "$1" "$2" "$HIB" -c "$3" --configfs "$CFS" --test -f -q
+}
+
+conf "$T/world.conf" 0666
+cycle "world-writable config with hooks exits 7" 7 "$T/world.conf"
+check "world-writable: message names file, mode and fix" \
+	grep -q "refusing to run the hooks of $T/world.conf: $T/world.conf is owned by .*mode 0666 (writable by group and others).*chmod go-w $T/world.conf; nothing was frozen" "$T/err"
+check "world-writable: the hook did not run" test ! -e "$T/marker"
+check "world-writable: no action written" test ! -s "$CFS/action"
+
+conf "$T/group.conf" 0664
+cycle "group-writable config with hooks exits 7" 7 "$T/group.conf"
+check "group-writable: message says so" \
+	grep -q "mode 0664 (writable by its group)" "$T/err"
+check "group-writable: the hook did not run" test ! -e "$T/marker"
+
+conf "$T/ok.conf" 0644
+cycle "0644 config with hooks runs" 0 "$T/ok.conf"
+check "0644: the hook ran" test -e "$T/marker"
+check "0644: action written" grep -qx test "$CFS/action"
+
+# Without hooks a config's mode is not the hooks' business.
+printf '[default]\ntarget = %s\n' "$T/target" >"$T/nohooks.conf"
+chmod 0666 "$T/nohooks.conf"
+cycle "world-writable config without hooks runs" 0 "$T/nohooks.conf"
+
+rm -f "$T/marker"
+expect_rc "dry run of a world-writable config exits 1" 1 \
+	"$HIB" -c "$T/world.conf" --configfs "$CFS" --test -f -n
+check "dry run says the hooks are refused" \
+	grep -q "^# check: hooks of $T/world.conf: refused: " "$T/out"
+check "dry run ran no hook" test ! -e "$T/marker"
+
+# The program of a hook, named by absolute path.
+printf '#!/bin/sh\ntouch %s\n' "$T/marker" >"$T/hook"
+chmod 0757 "$T/hook"
+conf "$T/prog.conf" 0644 "$T/hook --now"
+cycle "world-writable hook program exits 7" 7 "$T/prog.conf"
+check "hook program: message names it" \
+	grep -q "$T/hook is owned by .*mode 0757 (writable by others).*chmod go-w $T/hook" "$T/err"
+check "hook program: it did not run" test ! -e "$T/marker"
+chmod 0755 "$T/hook"
+cycle "0755 hook program runs" 0 "$T/prog.conf"
+check "0755 hook program ran" test -e "$T/marker"
+
+# A symbolic link where the lock file goes: refused, its target untouched.
+rm -f "$T/lock"
+ln -s "$T/victim" "$T/lock"
+cycle "symlink lock file exits 7" 7 "$T/ok.conf"
+check "symlink lock: message" \
+	grep -q "refusing the lock file $T/lock: it is a symbolic link" "$T/err"
+check "symlink lock: target not created" test ! -e "$T/victim"
+check "symlink lock: no hook ran" test ! -e "$T/marker"
+echo precious >"$T/victim"
+cycle "symlink lock file to an existing file exits 7" 7 "$T/ok.conf"
+check "symlink lock: target unchanged" test "$(cat "$T/victim")" = precious
+expect_rc "symlink lock file, dry run exits 7" 7 \
+	"$HIB" -c "$T/ok.conf" --configfs "$CFS" --test -f -n
+rm -f "$T/lock"
+
+# Not root, for real: the owner of the process is nobody.
+if ! command -v setpriv >/dev/null || [[ $(id -u) != 0 ]]; then
+	echo "SKIP: not root or no setpriv: the non-root checks"
+	exit 0
+fi
+nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+chmod 0755 "$T"
+for a in "" --test --resume --invalidate --install-systemd; do
+	# shellcheck disable=SC2086
+	expect_rc "not root: hibernate ${a:-(hibernate)} exits 7" 7 \
+		env -u HIBERNATE_SYSTEMD_DIR setpriv --reuid=65534 \
+		--regid=65534 --clear-groups -- "$HIB" $a -c /nonexistent
+	check "not root: hibernate ${a:-(hibernate)} says why" grep -qx \
+		"hibernate: must be run as root (it freezes every process and writes the memory image)" "$T/err"
+done
+expect_rc "not root: --help" 0 nobody "$HIB" --help
+expect_rc "not root: --version" 0 nobody "$HIB" --version
+expect_rc "not root: --list-profiles" 0 nobody "$HIB" \
+	-c "$TOP/etc/hibernate.conf" --list-profiles
+expect_rc "not root: --install-systemd --dry-run" 0 nobody "$HIB" \
+	--install-systemd -n
+nobody "$HIB" -c "$T/ok.conf" --test -n -f >"$T/out" 2>"$T/err"
+rc=$?
+if [[ $rc != 7 ]] && grep -q "^# check: running as root: no" "$T/out"; then
+	pass "not root: --dry-run is not refused, says root is needed"
+else
+	fail "not root: --dry-run (exit $rc)"
+	sed 's/^/    /' "$T/out" "$T/err" | head -20
+fi
+
+# A user's own files, with their own --configfs tree: their hooks run.
+U=$T/user
+mkdir "$U"
+cp -r "$CFS" "$U/cfs"
+conf "$U/h.conf" 0644 "touch $U/marker"
+chown -R 65534:65534 "$U"
+expect_rc "not root: own config and tree, hooks run" 0 nobody env \
+	HIBERNATE_LOCK_FILE="$U/lock" "$HIB" -c "$U/h.conf" \
+	--configfs "$U/cfs" --test -f -q
+check "not root: own hook ran" test -e "$U/marker"
+# Root refuses a config someone else owns.
+rm -f "$T/marker"
+conf "$T/theirs.conf" 0644
+chown 65534 "$T/theirs.conf"
+cycle "root: config owned by another user exits 7" 7 "$T/theirs.conf"
+check "root: other owner: chown root in the message" \
+	grep -q "owned by uid 65534, mode 0644 (not root).*chown root $T/theirs.conf" "$T/err"

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Permissions: the root check (geteuid() is wrapped at link time, see
+ * EXTRA in tests/unit/run), the owner and mode rules for the
+ * configuration and the hook programs, and the lock file that must not
+ * lead anywhere else.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../cli/common.h"
+#include "../../cli/conf.h"
+#include "../../cli/lock.h"
+#include "../../cli/options.h"
+#include "../../cli/perm.h"
+#include "../../cli/run.h"
+#include "test_util.h"
+
+/* -1: the real euid; else what geteuid() returns in the code under test. */
+static int fake_euid = -1;
+
+uid_t __real_geteuid(void);
+
+uid_t __wrap_geteuid(void)
+{
+	return fake_euid < 0 ? __real_geteuid() : (uid_t)fake_euid;
+}
+
+static int reset_euid(void **state)
+{
+	(void)state;
+	fake_euid = -1;
+	return 0;
+}
+
+static void test_owner_mode(void **state)
+{
+	char why[1024];
+
+	(void)state;
+	fake_euid = 0;
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0644, why,
+					 sizeof(why)), 0);
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0600, why,
+					 sizeof(why)), 0);
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0664, why,
+					 sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "/f is owned by root, uid 0, mode 0664 (writable by its group)"));
+	assert_non_null(strstr(why, "chmod go-w /f"));
+	assert_null(strstr(why, "chown"));
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0646, why,
+					 sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "(writable by others)"));
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0666, why,
+					 sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "(writable by group and others)"));
+	/* Someone else's file, even read-only, is theirs to change. */
+	assert_int_equal(perm_owner_mode("/f", 1234, S_IFREG | 0444, why,
+					 sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "owned by uid 1234"));
+	assert_non_null(strstr(why, "chown root /f"));
+	assert_null(strstr(why, "chmod"));
+	assert_int_equal(perm_owner_mode("/f", 1234, S_IFREG | 0666, why,
+					 sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "chown root /f; chmod go-w /f"));
+	/* A user running hibernate on their own files trusts themselves. */
+	fake_euid = 1234;
+	assert_int_equal(perm_owner_mode("/f", 1234, S_IFREG | 0644, why,
+					 sizeof(why)), 0);
+	assert_int_equal(perm_owner_mode("/f", 0, S_IFREG | 0644, why,
+					 sizeof(why)), 0);
+	assert_int_equal(perm_owner_mode("/f", 1234, S_IFREG | 0620, why,
+					 sizeof(why)), -EPERM);
+	assert_int_equal(perm_owner_mode("/f", 99, S_IFREG | 0644, why,
+					 sizeof(why)), -EPERM);
+}
+
+/* conf_load records the owner and mode of the file it read. */
+static void check_conf_mode(const char *d, mode_t mode, int want)
+{
+	char path[4200], why[1024];
+	struct conf c;
+
+	snprintf(path, sizeof(path), "%s/h.conf", d);
+	assert_int_equal(chmod(path, mode), 0);
+	conf_init(&c);
+	assert_int_equal(conf_load(&c, path), 0);
+	assert_true(c.have_stat);
+	assert_int_equal(c.mode & 07777, mode);
+	assert_int_equal(c.uid, getuid());
+	assert_int_equal(c.prof[0].npre, 1);
+	assert_int_equal(perm_owner_mode(c.path, c.uid, c.mode, why,
+					 sizeof(why)), want);
+	if (want)
+		assert_non_null(strstr(why, path));
+	conf_free(&c);
+}
+
+static void test_conf_mode(void **state)
+{
+	char *d = tmp_tree();
+
+	(void)state;
+	put_file(d, "h.conf", "[default]\ntarget = /dev/null\n"
+		 "pre_hibernate = touch /tmp/never\n");
+	check_conf_mode(d, 0666, -EPERM);
+	check_conf_mode(d, 0664, -EPERM);
+	check_conf_mode(d, 0646, -EPERM);
+	check_conf_mode(d, 0644, 0);
+	check_conf_mode(d, 0600, 0);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_hook_command(void **state)
+{
+	char *d = tmp_tree(), prog[4200], link[4200], cmd[9000], why[9000];
+
+	(void)state;
+	put_file(d, "prog", "#!/bin/sh\nexit 0\n");
+	snprintf(prog, sizeof(prog), "%s/prog", d);
+	snprintf(link, sizeof(link), "%s/link", d);
+	assert_int_equal(symlink(prog, link), 0);
+
+	assert_int_equal(chmod(prog, 0755), 0);
+	snprintf(cmd, sizeof(cmd), "%s --flag", prog);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), 0);
+	/* The link itself is 0777; what counts is the file it names. */
+	snprintf(cmd, sizeof(cmd), "  %s", link);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), 0);
+
+	assert_int_equal(chmod(prog, 0775), 0);
+	snprintf(cmd, sizeof(cmd), "%s --flag", prog);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, prog));
+	assert_non_null(strstr(why, "mode 0775"));
+	/* The program ends at a shell operator as well as at a blank. */
+	snprintf(cmd, sizeof(cmd), "\t%s;echo done", prog);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
+	snprintf(cmd, sizeof(cmd), "%s|cat", link);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
+	assert_int_equal(chmod(prog, 0757), 0);
+	snprintf(cmd, sizeof(cmd), "%s>/dev/null", prog);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
+
+	/* Commands found through PATH, and missing programs, are not ours. */
+	assert_int_equal(perm_hook_command("echo hi", why, sizeof(why)), 0);
+	assert_int_equal(perm_hook_command("sh -c 'exit 1'", why,
+					   sizeof(why)), 0);
+	snprintf(cmd, sizeof(cmd), "%s/nosuch arg", d);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), 0);
+	rm_tree(d);
+	free(d);
+}
+
+/* The lock path is a symbolic link: refused, its target untouched. */
+static void test_lock_symlink(void **state)
+{
+	char *d = tmp_tree(), lock[4200], victim[4200];
+	struct stat st;
+	int fd = -1;
+
+	(void)state;
+	snprintf(lock, sizeof(lock), "%s/lock", d);
+	snprintf(victim, sizeof(victim), "%s/victim", d);
+	assert_int_equal(symlink(victim, lock), 0);
+	assert_int_equal(lock_take(lock, &fd), -LOCK_ESYMLINK);
+	assert_int_equal(fd, -1);
+	assert_int_equal(lstat(victim, &st), -1);
+	assert_int_equal(lock_probe(lock), -LOCK_ESYMLINK);
+	assert_non_null(strstr(lock_strerror(-LOCK_ESYMLINK),
+			       "symbolic link"));
+
+	put_file(d, "victim", "precious\n");
+	assert_int_equal(chmod(victim, 0644), 0);
+	assert_int_equal(lock_take(lock, &fd), -LOCK_ESYMLINK);
+	assert_string_equal(get_file(d, "victim"), "precious\n");
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	rm_tree(d);
+	free(d);
+}
+
+static void test_lock_unsafe(void **state)
+{
+	char *d = tmp_tree(), lock[4200], other[4200];
+	struct stat st;
+	int fd = -1;
+
+	(void)state;
+	snprintf(lock, sizeof(lock), "%s/lock", d);
+	snprintf(other, sizeof(other), "%s/other", d);
+
+	/* Created as a private file, and taken. */
+	assert_int_equal(lock_take(lock, &fd), 0);
+	assert_int_equal(stat(lock, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_int_equal(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	lock_release(fd);
+	assert_null(lock_strerror(-ENOENT));
+	assert_null(lock_strerror(-EWOULDBLOCK));
+
+	/* A second name would let the truncation reach another file. */
+	assert_int_equal(link(lock, other), 0);
+	assert_int_equal(lock_take(lock, &fd), -LOCK_ELINKS);
+	assert_int_equal(lock_probe(lock), -LOCK_ELINKS);
+	assert_int_equal(unlink(other), 0);
+
+	/* Not a regular file: a directory, a FIFO (which must not hang). */
+	assert_int_equal(unlink(lock), 0);
+	assert_int_equal(mkdir(lock, 0700), 0);
+	assert_int_equal(lock_take(lock, &fd), -LOCK_ENOTREG);
+	assert_int_equal(rmdir(lock), 0);
+	assert_int_equal(mkfifo(lock, 0600), 0);
+	assert_int_equal(lock_take(lock, &fd), -LOCK_ENOTREG);
+	assert_int_equal(lock_probe(lock), -LOCK_ENOTREG);
+	assert_int_equal(unlink(lock), 0);
+
+	/* Someone else's file (needs root to make one). */
+	put_file(d, "lock", "");
+	if (!chown(lock, 1234, 1234)) {
+		assert_int_equal(lock_take(lock, &fd), -LOCK_EOWNER);
+		assert_non_null(strstr(lock_strerror(-LOCK_EOWNER), "root"));
+	}
+	rm_tree(d);
+	free(d);
+}
+
+static int run_cli(const char *const *args)
+{
+	char *argv[16];
+	struct hib_ctl ctl;
+	int argc = 0, ret;
+
+	while (args[argc]) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	ret = hib_parse_options(&ctl, argc, argv);
+	if (ret >= 0)
+		return ret;
+	return hib_run(&ctl);
+}
+
+/*
+ * Not root: every action that changes the system is refused with its own
+ * exit status, before the configuration is read (a missing -c file would
+ * exit 3 otherwise).  --dry-run, --status, --help and --version go on.
+ */
+static void test_not_root(void **state)
+{
+	const char *hib[] = { "hibernate", "-c", "/nonexistent", NULL };
+	const char *test[] = { "hibernate", "--test", "-c", "/nonexistent",
+			       NULL };
+	const char *res[] = { "hibernate", "--resume", "-c", "/nonexistent",
+			      NULL };
+	const char *inv[] = { "hibernate", "--invalidate", "-c",
+			      "/nonexistent", NULL };
+	const char *dry[] = { "hibernate", "--test", "-n", "-c",
+			      "/nonexistent", NULL };
+	const char *sysd[] = { "hibernate", "--install-systemd", NULL };
+	const char *help[] = { "hibernate", "--help", NULL };
+	const char *vers[] = { "hibernate", "--version", NULL };
+
+	(void)state;
+	unsetenv("HIBERNATE_SYSTEMD_DIR");
+	fake_euid = 1000;
+	assert_int_equal(run_cli(hib), HIB_EXIT_PERM);
+	assert_int_equal(run_cli(test), HIB_EXIT_PERM);
+	assert_int_equal(run_cli(res), HIB_EXIT_PERM);
+	assert_int_equal(run_cli(inv), HIB_EXIT_PERM);
+	assert_int_equal(run_cli(sysd), HIB_EXIT_PERM);
+	assert_int_equal(run_cli(dry), HIB_EXIT_CONFIG);
+	assert_int_equal(run_cli(help), HIB_EXIT_OK);
+	assert_int_equal(run_cli(vers), HIB_EXIT_OK);
+	/* The same as root gets past the check to the missing file. */
+	fake_euid = 0;
+	assert_int_equal(run_cli(test), HIB_EXIT_CONFIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_owner_mode, reset_euid),
+		cmocka_unit_test(test_conf_mode),
+		cmocka_unit_test(test_hook_command),
+		cmocka_unit_test(test_lock_symlink),
+		cmocka_unit_test(test_lock_unsafe),
+		cmocka_unit_test_teardown(test_not_root, reset_euid),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
