@@ -33,5 +33,11 @@ extern const struct config_item_type s2_results_type;
 
 /* Copies @buf without its trailing newline; -EINVAL if it does not fit. */
 int s2_copy_word(char *dst, size_t size, const char *buf, size_t count);
+/*
+ * Index of the whole word @buf (a trailing newline allowed, nothing else)
+ * in @names, @n of them or up to a NULL when -1; -EINVAL if none.
+ */
+int s2_match_word(const char * const *names, size_t n, const char *buf,
+		  size_t count);
 
 #endif /* _SUSPEND2_CONFIGFS_H */

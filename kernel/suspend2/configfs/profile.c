@@ -39,6 +39,16 @@ int s2_copy_word(char *dst, size_t size, const char *buf, size_t count)
 	return 0;
 }
 
+int s2_match_word(const char * const *names, size_t n, const char *buf,
+		  size_t count)
+{
+	char word[32];
+
+	if (s2_copy_word(word, sizeof(word), buf, count))
+		return -EINVAL;
+	return match_string(names, n, word);
+}
+
 /*
  * Runs @apply on the profile under the settings lock, refusing while a
  * cycle runs: the cycle works on a copy, but a change then would be a
@@ -72,13 +82,36 @@ static ssize_t s2_profile_show(struct config_item *item, char *page,
 	return ret;
 }
 
-static int s2_parse_u32(const char *buf, u32 min, u32 max, u32 *out)
+/*
+ * A number as the contract has it: plain decimal digits without sign,
+ * space or leading zero, at most a trailing newline and nothing else (not
+ * even a NUL), so that what is stored reads back exactly as written.
+ * configfs ends @buf with a NUL at @count.
+ */
+static int s2_parse_u64(const char *buf, size_t count, u64 min, u64 max,
+			u64 *out)
 {
-	int error = kstrtou32(buf, 10, out);
+	size_t len = count && buf[count - 1] == '\n' ? count - 1 : count;
+	int error;
 
+	if (!len || (buf[0] == '0' && len > 1) ||
+	    strspn(buf, "0123456789") != len)
+		return -EINVAL;
+	error = kstrtou64(buf, 10, out);
 	if (error)
 		return error;
 	return *out < min || *out > max ? -ERANGE : 0;
+}
+
+static int s2_parse_u32(const char *buf, size_t count, u32 min, u32 max,
+			u32 *out)
+{
+	u64 value;
+	int error = s2_parse_u64(buf, count, min, max, &value);
+
+	if (!error)
+		*out = value;
+	return error;
 }
 
 /* Defines show/store for a u32 tunable with an inclusive range. */
@@ -100,7 +133,7 @@ static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
 					  const char *buf, size_t count)\
 {									\
 	u32 value;							\
-	int error = s2_parse_u32(buf, _min, _max, &value);		\
+	int error = s2_parse_u32(buf, count, _min, _max, &value);	\
 									\
 	if (error)							\
 		return error;						\
@@ -202,7 +235,7 @@ S2_STRING_ATTR(compressor);
 static ssize_t s2_profile_compressor_store(struct config_item *item,
 					   const char *buf, size_t count)
 {
-	int i = __sysfs_match_string(s2_compressor_names, -1, buf);
+	int i = s2_match_word(s2_compressor_names, -1, buf, count);
 
 	if (i < 0 || !s2_compressor_available(s2_compressor_names[i]))
 		return -EINVAL;
@@ -229,7 +262,7 @@ static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
 static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
 					  const char *buf, size_t count)\
 {									\
-	int i = __sysfs_match_string(_names, ARRAY_SIZE(_names), buf);	\
+	int i = s2_match_word(_names, ARRAY_SIZE(_names), buf, count);	\
 									\
 	if (i < 0)							\
 		return -EINVAL;						\
@@ -261,12 +294,10 @@ static ssize_t s2_profile_image_size_limit_store(struct config_item *item,
 						 const char *buf, size_t count)
 {
 	u64 value;
-	int error = kstrtou64(buf, 10, &value);
+	int error = s2_parse_u64(buf, count, 0, S64_MAX, &value);
 
 	if (error)
 		return error;
-	if (value > S64_MAX)
-		return -ERANGE;
 	return s2_profile_update(item, count, apply_image_size_limit, &value);
 }
 CONFIGFS_ATTR(s2_profile_, image_size_limit);

@@ -106,7 +106,7 @@ CONFIGFS_ATTR(s2_, profile);
 static ssize_t s2_action_store(struct config_item *item, const char *buf,
 			       size_t count)
 {
-	int action = __sysfs_match_string(s2_action_names, S2_NR_ACTIONS, buf);
+	int action = s2_match_word(s2_action_names, S2_NR_ACTIONS, buf, count);
 	char profile[S2_NAME_MAX];
 	struct s2_settings *set;
 	int error;
