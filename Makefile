@@ -36,10 +36,21 @@ kernel: deps-check
 
 module: $(BUILD)/suspend2.ko
 
+# The test kernels enforce signatures under lockdown (and taint the kernel
+# for unsigned modules otherwise), so every module the VMs load is signed
+# with the key the kernel build generated, as DKMS signs with a MOK key.
+define sign_modules
+	@for m in $(2); do \
+		$(1)/scripts/sign-file sha512 $(1)/certs/signing_key.pem \
+			$(1)/certs/signing_key.x509 $$m || exit 1; \
+	done
+endef
+
 $(BUILD)/suspend2.ko: kernel $(MODULE_SRCS)
 	@$(MAKE) -s -C $(KERNEL_DIR) M=$(MODULE_SRC) modules
 	@cp $(MODULE_SRC)/suspend2.ko $@
 	@cp $(MODULE_SRC)/suspend2_kunit.ko $(KERNEL_DIR)/lib/kunit/kunit.ko $(BUILD)/
+	$(call sign_modules,$(KERNEL_DIR),$@ $(BUILD)/suspend2_kunit.ko $(BUILD)/kunit.ko)
 
 # ---- debug kernel and the fault suite --------------------------------------
 # The same kernel with lockdep, KASAN, kmemleak, DEBUG_LIST, slub debugging
@@ -76,11 +87,13 @@ $(DEBUG_DIR)/suspend2.ko: kernel-debug $(MODULE_SRCS)
 	@cp $(DEBUG_DIR)/module-src/suspend2.ko $@
 	@cp $(DEBUG_DIR)/module-src/suspend2_kunit.ko \
 		$(DEBUG_KERNEL_DIR)/lib/kunit/kunit.ko $(DEBUG_DIR)/
+	$(call sign_modules,$(DEBUG_KERNEL_DIR),$@ $(DEBUG_DIR)/suspend2_kunit.ko $(DEBUG_DIR)/kunit.ko)
 
 $(DEBUG_DIR)/s2_nofreeze.ko: kernel-debug $(NOFREEZE_SRCS)
 	$(call sync_src,$(NOFREEZE_SRCS),$(DEBUG_DIR)/nofreeze-src,tests/vm/modules/s2_nofreeze)
 	@$(MAKE) -s -C $(DEBUG_KERNEL_DIR) M=$(CURDIR)/$(DEBUG_DIR)/nofreeze-src modules
 	@cp $(DEBUG_DIR)/nofreeze-src/s2_nofreeze.ko $@
+	$(call sign_modules,$(DEBUG_KERNEL_DIR),$@)
 
 # The fault suite alone (make test runs it too): tests/vm/faults.
 test-faults: all debug

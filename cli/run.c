@@ -614,8 +614,9 @@ static int action_failed(struct run *r, const char *word, int err)
 		return HIB_EXIT_BUSY;
 	}
 	if (err == EPERM || err == ENOENT || err == EINVAL) {
-		hib_err("the kernel refused action '%s': %s", word,
-			strerror(err));
+		/* EPERM names its reason (lockdown, nohibernate) in results. */
+		hib_err("the kernel refused action '%s': %s%s%s", word,
+			strerror(err), *res.error ? ": " : "", res.error);
 		return HIB_EXIT_KERNEL;
 	}
 	hib_err("%s failed: %s%s%s", word, strerror(err),
@@ -809,8 +810,11 @@ static int do_resume(struct run *r, const char *word)
 			 r->target);
 		return 0;
 	}
-	if (ret == -EBADMSG) {
-		/* The module invalidated the refused image; boot goes on. */
+	/*
+	 * Refused image, or resume not allowed (lockdown): the module
+	 * invalidated the image and the boot goes on.
+	 */
+	if (ret == -EBADMSG || ret == -EPERM) {
 		results_read(&r->cfs, &res);
 		hib_err("image on %s refused: %s", r->target,
 			*res.error ? res.error : "see the kernel log");

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/reboot.h>
 #include <linux/sched/loadavg.h>
+#include <linux/security.h>
 #include <linux/suspend.h>
 #include <linux/device.h>
 #include <linux/vmstat.h>
@@ -261,6 +262,32 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 	return -ENOSPC;
 }
 
+/*
+ * Mainline refuses both hibernation and resume when the kernel is locked
+ * down (an image is unsigned kernel memory), or booted with nohibernate,
+ * or while memory that must never reach a disk (secretmem) is in use; so
+ * do we, saying which.  security_locked_down() also logs the lockdown
+ * LSM's own "hibernation is restricted" line, as it does for mainline.
+ */
+static int s2_check_allowed(const char *what)
+{
+	int error = security_locked_down(LOCKDOWN_HIBERNATION);
+
+	if (error) {
+		s2_results_set_error(error,
+				     "%s is restricted by kernel lockdown; see kernel_lockdown(7)",
+				     what);
+		return error;
+	}
+	if (!hibernation_available()) {
+		s2_results_set_error(-EPERM,
+				     "%s is not available (nohibernate, or secret memory in use)",
+				     what);
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
 	int platform = set->powerdown == S2_PD_PLATFORM;
@@ -275,10 +302,10 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	ktime_t start;
 	int error;
 
-	if (!hibernation_available()) {
-		s2_results_set_error(-EPERM,
-				     "hibernation is not available (nohibernate or lockdown)");
-		return -EPERM;
+	error = s2_check_allowed("hibernation");
+	if (error) {
+		s2_finish(S2_ST_FAILED);
+		return error;
 	}
 	memcpy(saved_avenrun, avenrun, sizeof(saved_avenrun));
 
@@ -443,6 +470,17 @@ static int s2_resume(const struct s2_settings *set)
 		error = -EBADMSG;
 		goto out_close;
 	}
+	/*
+	 * Checked after the invalidation: this boot goes on without the
+	 * image, so its filesystems move on and the image must not be
+	 * restored by a later boot either.
+	 */
+	error = s2_check_allowed("resume");
+	if (error) {
+		pr_err("suspend2: not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
+		       set->target);
+		goto out_close;
+	}
 	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
 
 	sleep_flags = lock_system_sleep();
@@ -503,7 +541,7 @@ out_unlock:
 out_close:
 	s2_writer_close(&w);
 out:
-	if (error == -EBADMSG)
+	if (error == -EBADMSG || error == -EPERM)
 		s2_finish(S2_ST_REFUSED);
 	else if (error == -ENODATA)
 		s2_finish(S2_ST_NONE);
