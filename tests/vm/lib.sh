@@ -27,6 +27,7 @@
 #                               N's console shows it; that boot then counts
 #                               as having ended normally
 #   bootN           guest script for boot N (run by /init with s2.boot=N)
+#   boot-default    guest script for every boot N that has no bootN
 #   host-bootN      optional host script run alongside boot N's QEMU; gets
 #                   MONITOR (QEMU monitor unix socket), LOG, LOGDIR
 #   VM_OVERRIDE     (environment) a file sourced after scenario.conf, to
