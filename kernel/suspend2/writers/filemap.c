@@ -11,6 +11,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
+#include <linux/namei.h>
 #include <linux/pagemap.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -23,8 +24,27 @@ int s2_file_open(struct s2_writer *w, const char *target)
 	struct super_block *sb;
 	struct inode *inode;
 	struct file *file;
+	struct path path;
+	umode_t mode;
+	int error;
 
-	file = filp_open(target, O_RDONLY | O_LARGEFILE, 0);
+	/*
+	 * Only a regular file is ever opened: opening a FIFO would block
+	 * the configfs write, opening a device can have side effects (a
+	 * watchdog starts).  O_NONBLOCK covers a FIFO swapped in between.
+	 */
+	error = kern_path(target, LOOKUP_FOLLOW, &path);
+	if (error) {
+		pr_err("suspend2: cannot open %s: %pe\n", target, ERR_PTR(error));
+		return error;
+	}
+	mode = d_backing_inode(path.dentry)->i_mode;
+	path_put(&path);
+	if (!S_ISREG(mode)) {
+		pr_err("suspend2: %s is not a regular file\n", target);
+		return -EINVAL;
+	}
+	file = filp_open(target, O_RDONLY | O_LARGEFILE | O_NONBLOCK | O_NOCTTY, 0);
 	if (IS_ERR(file)) {
 		pr_err("suspend2: cannot open %s: %pe\n", target, file);
 		return PTR_ERR(file);
