@@ -235,6 +235,48 @@ static int hooks_unsafe(const struct run *r, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * The same for a module given as a path: root loads it into the kernel,
+ * so the .ko and the configuration naming it must be root's alone.
+ */
+static int module_unsafe(const struct run *r, char *why, size_t len)
+{
+	const struct prof_val *v = &r->prof.v[K_MODULE];
+	const struct conf *c = &r->conf;
+	struct stat st;
+
+	if (!v->value || v->value[0] != '/')
+		return 0;	/* a name: modprobe finds it in root's tree */
+	if (v->file && v->line) {
+		if (!c->have_stat) {
+			snprintf(why, len, "cannot tell who owns %s", c->path);
+			return -EPERM;
+		}
+		if (perm_owner_mode(c->path, c->uid, c->mode, why, len))
+			return -EPERM;
+	}
+	if (stat(v->value, &st))
+		return 0;	/* missing: insmod says so */
+	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);
+}
+
+static int check_module_trust(struct run *r)
+{
+	char why[2 * PATH_MAX + 256];
+
+	if (!module_unsafe(r, why, sizeof(why)))
+		return 0;
+	if (r->ctl->dry_run) {
+		note(r, "check: module %s: refused: %s",
+		     r->prof.v[K_MODULE].value, why);
+		r->check_failed = true;
+		return 0;
+	}
+	hib_err("refusing to load %s: %s; nothing was changed",
+		r->prof.v[K_MODULE].value, why);
+	return HIB_EXIT_PERM;
+}
+
 static int check_hooks(struct run *r)
 {
 	char why[2 * PATH_MAX + 256];
@@ -861,6 +903,8 @@ int hib_run(const struct hib_ctl *ctl)
 	     hib_action_word(a), r.prof.name, r.conf.path);
 	note_root(&r);
 	ret = check_hooks(&r);
+	if (!ret)
+		ret = check_module_trust(&r);
 	if (!ret)
 		ret = take_lock(&r);
 	if (!ret)

@@ -57,6 +57,24 @@ printf '[default]\ntarget = %s\n' "$T/target" >"$T/nohooks.conf"
 chmod 0666 "$T/nohooks.conf"
 cycle "world-writable config without hooks runs" 0 "$T/nohooks.conf"
 
+# A module given by path is loaded by root: the config naming it and the
+# .ko must be root's alone too.
+: >"$T/s2.ko"
+chmod 0644 "$T/s2.ko"
+printf '[default]\ntarget = %s\nmodule = %s\n' "$T/target" "$T/s2.ko" >"$T/modw.conf"
+chmod 0666 "$T/modw.conf"
+cycle "world-writable config naming a module path exits 7" 7 "$T/modw.conf"
+check "module path: message names the config and the fix" \
+	grep -q "refusing to load $T/s2.ko: $T/modw.conf is owned by .*mode 0666.*chmod go-w $T/modw.conf; nothing was changed" "$T/err"
+check "module path: no action written" test ! -s "$CFS/action"
+chmod 0644 "$T/modw.conf"
+chmod 0646 "$T/s2.ko"
+cycle "world-writable .ko exits 7" 7 "$T/modw.conf"
+check "world-writable .ko: message names the .ko" \
+	grep -q "refusing to load $T/s2.ko: $T/s2.ko is owned by .*mode 0646" "$T/err"
+chmod 0644 "$T/s2.ko"
+cycle "0644 config and 0644 .ko run" 0 "$T/modw.conf"
+
 rm -f "$T/marker"
 expect_rc "dry run of a world-writable config exits 1" 1 \
 	"$HIB" -c "$T/world.conf" --configfs "$CFS" --test -f -n
