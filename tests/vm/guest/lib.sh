@@ -61,6 +61,19 @@ finish() {
 	reboot -f
 }
 
+# swap_conf -- write the usual configuration, /tmp/hibernate.conf (in
+# CONF): one profile, [default], the image on the swap disk /dev/vda, the
+# module from the initramfs, lz4.
+swap_conf() {
+	CONF=/tmp/hibernate.conf
+	cat > $CONF <<-EOC
+	[default]
+	target = /dev/vda
+	module = /lib/suspend2/suspend2.ko
+	compressor = lz4
+	EOC
+}
+
 # hibernate_mainline -- the in-kernel (mainline) hibernation path: write the
 # image to the active swap, power off.  Returns after a successful resume,
 # or at once (non-zero) if the kernel refused.
