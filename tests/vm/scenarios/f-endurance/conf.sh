@@ -1,10 +1,4 @@
-CONF=/tmp/hibernate.conf
-cat > $CONF <<'EOC'
-[default]
-target = /dev/vda
-module = /lib/suspend2/suspend2.ko
-compressor = lz4
-EOC
+swap_conf
 CYCLES=20
 # MemFree slack (KiB) and SUnreclaim growth (KiB) allowed after the last
 # cycle, against the first: a leak of one page per cycle is 80 KiB, and
