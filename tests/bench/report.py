@@ -126,9 +126,9 @@ the same run (the faster of lzo and lz4) divided by the cell's time, so
 above 1 is faster than mainline.  "hibernate" is from the trigger to
 power off, "resume" from power on to user space running again (host
 clock); "write" and "read" are the image phases as each implementation
-logs them.  Image size on disk: suspend2's own count; for mainline, the
-non-zero 4 KiB pages its hibernation left on the fresh swap disk (it logs
-only the raw size).  The write floor is max(image bytes / disk speed, raw
+logs them.  Image size on disk: suspend2's own count; for mainline, its
+header, swap map and data pages, counted by walking the swap map chain it
+left on the disk (it logs only the raw size).  The write floor is max(image bytes / disk speed, raw
 bytes / (2 vCPUs x one core's compressor speed measured in the
 single-thread cell)); "read / disk floor" compares the read phase with
 image bytes / disk speed.
