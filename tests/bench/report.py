@@ -107,7 +107,7 @@ try:
     subprocess.run(["gnuplot", "-e",
                     f"set terminal png size 1400,600; set output '{png}';"
                     "set style data histograms; set style fill solid; set xtics rotate by -45;"
-                    "set ylabel 'seconds'; set title 'suspend2 vs mainline: hibernate and resume time (median)';"
+                    "set ylabel 'seconds'; set yrange [0:*]; set rmargin 12; set title 'suspend2 vs mainline: hibernate and resume time (median)';"
                     f"plot '{dat}' using 2:xtic(1) title 'hibernate', '' using 3 title 'resume'"],
                    check=True)
 except (OSError, subprocess.CalledProcessError) as e:
