@@ -205,6 +205,16 @@ static void note_root(struct run *r)
 		     HIB_EXIT_PERM);
 }
 
+/* The configuration file as it was read must be root's alone. */
+static int conf_unsafe(const struct conf *c, char *why, size_t len)
+{
+	if (!c->have_stat) {
+		snprintf(why, len, "cannot tell who owns %s", c->path);
+		return -EPERM;
+	}
+	return perm_owner_mode(c->path, c->uid, c->mode, why, len);
+}
+
 /*
  * Root runs the hooks, so whoever may write the configuration or a
  * hook's program would run code as root: both must be root's alone.
@@ -215,16 +225,11 @@ static void note_root(struct run *r)
 static int hooks_unsafe(const struct run *r, char *why, size_t len)
 {
 	const struct profile *p = &r->prof;
-	const struct conf *c = &r->conf;
 	size_t i;
 
 	if (!p->npre && !p->npost)
 		return 0;
-	if (!c->have_stat) {
-		snprintf(why, len, "cannot tell who owns %s", c->path);
-		return -EPERM;
-	}
-	if (perm_owner_mode(c->path, c->uid, c->mode, why, len))
+	if (conf_unsafe(&r->conf, why, len))
 		return -EPERM;
 	for (i = 0; i < p->npre; i++)
 		if (perm_hook_command(p->pre[i].cmd, why, len))
@@ -242,19 +247,12 @@ static int hooks_unsafe(const struct run *r, char *why, size_t len)
 static int module_unsafe(const struct run *r, char *why, size_t len)
 {
 	const struct prof_val *v = &r->prof.v[K_MODULE];
-	const struct conf *c = &r->conf;
 	struct stat st;
 
 	if (!v->value || v->value[0] != '/')
 		return 0;	/* a name: modprobe finds it in root's tree */
-	if (v->file && v->line) {
-		if (!c->have_stat) {
-			snprintf(why, len, "cannot tell who owns %s", c->path);
-			return -EPERM;
-		}
-		if (perm_owner_mode(c->path, c->uid, c->mode, why, len))
-			return -EPERM;
-	}
+	if (v->file && v->line && conf_unsafe(&r->conf, why, len))
+		return -EPERM;
 	if (stat(v->value, &st))
 		return 0;	/* missing: insmod says so */
 	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);
