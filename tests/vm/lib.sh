@@ -67,6 +67,11 @@ export VM_BUILD VM_MODULES
 # possible deadlock), list and slab corruption, and kmemleak reports (the
 # guest's finish scans and prints /sys/kernel/debug/kmemleak when the
 # kernel has it).
+# A report the debug kernel sometimes prints under TCG long before user
+# space (and the module) exists: an edge interrupt taken during early CPU
+# setup (identify_cpu) hits a lock KASAN does not know yet.  Not ours;
+# ignored only before the guest's init has started.
+VM_KERNEL_EARLY_KNOWN='BUG: KASAN: wild-memory-access in do_raw_spin_lock'
 VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|WARNING: possible|suspicious RCU usage|list_(add|del) corruption|unreferenced object|suspected memory leak|Redzone overwritten|Poison overwritten|Object already free|general protection fault'
 
 vm_log() { echo "vm: $*" >&2; }
@@ -236,7 +241,10 @@ vm_scenario() {
 	for ((n = 1; n <= BOOTS; n++)); do
 		while IFS= read -r line; do
 			echo "FAIL $name/kernel-log boot $n: $line" >> "$res"
-		done < <(tr -d '\r' < "$out/console-boot$n.log" | grep -a -E "$VM_KERNEL_TROUBLE" | head -n 5)
+		done < <(tr -d '\r' < "$out/console-boot$n.log" |
+			awk -v t="$VM_KERNEL_TROUBLE" -v k="$VM_KERNEL_EARLY_KNOWN" '
+				/GUEST scenario=/ { guest = 1 }
+				$0 ~ t && !(!guest && $0 ~ k) { print }' | head -n 5)
 	done
 
 	[ -f "$out/synthetic" ] && cat "$out/synthetic" >> "$res"
