@@ -150,7 +150,6 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 	s64 now = ktime_get_real_ns();
 	struct s2_results *r;
 
-	BUILD_BUG_ON(sizeof(*rec) > HIBERNATION_LOADER_SCRATCH_SIZE);
 	r = s2_results_lock();
 	r->offline_ms = div_u64(max_t(s64, now - snapshot_real_ns, 0),
 				NSEC_PER_MSEC);
@@ -358,6 +357,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	start = ktime_get();
 	snapshot_real_ns = ktime_get_real_ns();
 	times.created_sec = div_u64(snapshot_real_ns, NSEC_PER_SEC);
+	/* The image carries the scratch area: no record from an earlier boot. */
+	memset(hibernation_loader_scratch, 0, HIBERNATION_LOADER_SCRATCH_SIZE);
 	error = hibernation_snapshot(platform);
 	if (error) {
 		s2_freezer_snapshot_failed(&fz, error);
@@ -412,30 +413,40 @@ out_avenrun:
 	return error;
 }
 
+/*
+ * Into the loaded image's copy of the scratch area, which the restore puts
+ * in place: under KASLR this kernel's own copy is elsewhere.
+ */
 static void s2_leave_boot_record(const struct s2_image *img,
 				 const struct s2_read_stats *st,
 				 const struct s2_settings *set)
 {
-	struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
 	const struct s2_image_header *h = &img->header;
+	struct s2_boot_record rec = {};
+	int error;
 
-	rec->magic = S2_BOOT_RECORD_MAGIC;
-	rec->verified = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
-	rec->image_pages = le64_to_cpu(h->image_pages);
-	rec->snapshot_us = le64_to_cpu(h->snapshot_us);
-	rec->write_us = le64_to_cpu(h->write_us);
-	rec->bytes_written = st->bytes_read;
-	rec->read_us = st->read_us;
-	rec->bytes_read = st->bytes_read;
-	rec->write_cpu_wait_us = le64_to_cpu(h->write_cpu_wait_us);
-	rec->write_io_wait_us = le64_to_cpu(h->write_io_wait_us);
-	rec->read_cpu_wait_us = st->decompress_wait_us;
-	rec->read_io_wait_us = st->io_wait_us;
-	rec->threads = le32_to_cpu(h->threads);
-	rec->pipeline_bytes = max(st->pipeline_bytes,
-				  s2_pipeline_bytes_for(rec->threads,
-							set->io_depth));
-	rec->restore_start_ns = ktime_get_real_ns();
+	BUILD_BUG_ON(sizeof(rec) > HIBERNATION_LOADER_SCRATCH_SIZE);
+	rec.magic = S2_BOOT_RECORD_MAGIC;
+	rec.verified = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
+	rec.image_pages = le64_to_cpu(h->image_pages);
+	rec.snapshot_us = le64_to_cpu(h->snapshot_us);
+	rec.write_us = le64_to_cpu(h->write_us);
+	rec.bytes_written = st->bytes_read;
+	rec.read_us = st->read_us;
+	rec.bytes_read = st->bytes_read;
+	rec.write_cpu_wait_us = le64_to_cpu(h->write_cpu_wait_us);
+	rec.write_io_wait_us = le64_to_cpu(h->write_io_wait_us);
+	rec.read_cpu_wait_us = st->decompress_wait_us;
+	rec.read_io_wait_us = st->io_wait_us;
+	rec.threads = le32_to_cpu(h->threads);
+	rec.pipeline_bytes = max(st->pipeline_bytes,
+				 s2_pipeline_bytes_for(rec.threads,
+						       set->io_depth));
+	rec.restore_start_ns = ktime_get_real_ns();
+	error = snapshot_write_loader_scratch(&rec, sizeof(rec));
+	if (error)
+		pr_warn("suspend2: cannot leave the read timings for the resumed kernel (%d)\n",
+			error);
 }
 
 /* In the boot kernel: restore the image, or refuse it and carry on. */
