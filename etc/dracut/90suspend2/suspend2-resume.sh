@@ -1,13 +1,39 @@
 #!/bin/sh
 # dracut pre-mount hook of suspend2: restore a suspend2 image if there is
 # one (hibernate --resume does not return then); otherwise go on.
+#
+# A boot told not to resume (noresume, hibernate=noresume,
+# suspend2.resume=no) invalidates the image instead of leaving it: this
+# boot mounts and changes the filesystems, so an image restored by a later
+# boot would put back a kernel whose idea of them is out of date (data
+# loss).  Invalidating needs only the module and the target device, not
+# the root filesystem, so it runs here too.  SUSPEND2_RESUME=no in
+# /etc/default/suspend2 is different: the initramfs leaves suspend2 alone.
 SUSPEND2_RESUME=yes
 SUSPEND2_PROFILE=default
 # shellcheck disable=SC1091
 [ -r /etc/default/suspend2 ] && . /etc/default/suspend2
-getargbool 1 suspend2.resume && ! getarg noresume > /dev/null || SUSPEND2_RESUME=no
+# dracut's init sources this file: no exit, only tests.
+case "$SUSPEND2_RESUME" in
+[Nn][Oo] | 0 | [Ff]alse | [Oo]ff) SUSPEND2_RESUME=no ;;
+*) SUSPEND2_RESUME=yes ;;
+esac
+noresume=
+getargbool 1 suspend2.resume || noresume=1
+getarg noresume > /dev/null && noresume=1
+[ "$(getarg hibernate=)" = noresume ] && noresume=1
 p=$(getarg suspend2.profile=) && [ -n "$p" ] && SUSPEND2_PROFILE=$p
-if [ "$SUSPEND2_RESUME" = yes ]; then
+if [ "$SUSPEND2_RESUME" = no ]; then
+	: # the settings leave suspend2 out of this initramfs's boot
+elif [ -n "$noresume" ]; then
+	# warn: the console shows it even with "quiet", and the journal keeps it.
+	warn "suspend2: noresume: not resuming; invalidating any hibernation image of profile $SUSPEND2_PROFILE so that no later boot restores it"
+	if /sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE"; then
+		warn "suspend2: noresume: hibernate --invalidate done; this boot goes on without the image"
+	else
+		warn "suspend2: noresume: hibernate --invalidate exited with status $?: an image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
+	fi
+else
 	info "suspend2: looking for a hibernation image (profile $SUSPEND2_PROFILE)"
 	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" ||
 		warn "suspend2: hibernate --resume exited with status $?"
