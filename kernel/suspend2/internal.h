@@ -131,6 +131,7 @@ int s2_resume_at_load(const char *device);
 void s2_results_get(struct s2_results *out);
 void s2_results_begin(const struct s2_settings *set, const char *profile);
 void s2_results_set_error(int error, const char *fmt, ...) __printf(2, 3);
+void s2_results_note(const char *fmt, ...) __printf(1, 2);
 struct s2_results *s2_results_lock(void);
 void s2_results_unlock(void);
 

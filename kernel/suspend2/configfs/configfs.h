@@ -28,6 +28,9 @@ extern struct mutex s2_cfg_mutex;
 extern struct configfs_subsystem s2_subsys;
 
 struct s2_profile *s2_profile_lookup(const char *name);
+/* Under s2_cfg_mutex: a cycle runs, or an action is about to start one. */
+bool s2_cfg_busy(void);
+void s2_cfg_set_running(bool running);
 extern const struct config_item_type s2_profiles_type;
 extern const struct config_item_type s2_results_type;
 

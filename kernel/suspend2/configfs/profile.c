@@ -14,6 +14,25 @@
 /* Protects s2_profiles, every profile's settings and the selection. */
 DEFINE_MUTEX(s2_cfg_mutex);
 static LIST_HEAD(s2_profiles);
+/* An action took its settings and runs; set and cleared under the lock. */
+static bool s2_cfg_action_running;
+
+/*
+ * Busy is decided under s2_cfg_mutex, where an action also claims it:
+ * a check before taking the lock could pass just before an action starts.
+ * The cycle's own mutex covers resume= at module load.
+ */
+bool s2_cfg_busy(void)
+{
+	lockdep_assert_held(&s2_cfg_mutex);
+	return s2_cfg_action_running || s2_busy();
+}
+
+void s2_cfg_set_running(bool running)
+{
+	lockdep_assert_held(&s2_cfg_mutex);
+	s2_cfg_action_running = running;
+}
 
 struct s2_profile *s2_profile_lookup(const char *name)
 {
@@ -61,11 +80,10 @@ static ssize_t s2_profile_update(struct config_item *item, size_t count,
 {
 	struct s2_profile *p = to_s2_profile(item);
 
-	if (s2_busy())
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
 		return -EBUSY;
-	mutex_lock(&s2_cfg_mutex);
 	apply(&p->set, value);
-	mutex_unlock(&s2_cfg_mutex);
 	return count;
 }
 

@@ -67,8 +67,9 @@ S2_RESULT_ATTR(read_io_wait_us, "%llu", r->read_io_wait_us);
 
 static ssize_t format_error(const struct s2_results *r, char *page)
 {
+	/* A cycle that passed may still say where pm_test stopped it. */
 	if (!r->error)
-		return sysfs_emit(page, "\n");
+		return sysfs_emit(page, "%s\n", r->error_msg);
 	return sysfs_emit(page, "%pe: %s\n", ERR_PTR(r->error), r->error_msg);
 }
 

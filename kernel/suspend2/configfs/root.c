@@ -56,13 +56,9 @@ CONFIGFS_ATTR_RO(s2_, state);
 
 static ssize_t s2_profile_show(struct config_item *item, char *page)
 {
-	ssize_t ret;
-
-	mutex_lock(&s2_cfg_mutex);
-	ret = sysfs_emit(page, "%s\n", s2_selected ?
-			 config_item_name(&s2_selected->group.cg_item) : "");
-	mutex_unlock(&s2_cfg_mutex);
-	return ret;
+	guard(mutex)(&s2_cfg_mutex);
+	return sysfs_emit(page, "%s\n", s2_selected ?
+			  config_item_name(&s2_selected->group.cg_item) : "");
 }
 
 static ssize_t s2_profile_store(struct config_item *item, const char *buf,
@@ -75,70 +71,79 @@ static ssize_t s2_profile_store(struct config_item *item, const char *buf,
 	error = s2_copy_word(name, sizeof(name), buf, count);
 	if (error)
 		return error == -ENAMETOOLONG ? -ENOENT : error;
-	if (s2_busy())
-		return -EBUSY;
 
-	mutex_lock(&s2_cfg_mutex);
-	if (name[0]) {
-		new = s2_profile_lookup(name);
-		if (!new) {
-			mutex_unlock(&s2_cfg_mutex);
-			return -ENOENT;
+	scoped_guard(mutex, &s2_cfg_mutex) {
+		if (s2_cfg_busy())
+			return -EBUSY;
+		if (name[0]) {
+			new = s2_profile_lookup(name);
+			if (!new)
+				return -ENOENT;
 		}
-	}
-	old = s2_selected;
-	if (new && new != old) {
-		error = configfs_depend_item_unlocked(&s2_subsys,
-						      &new->group.cg_item);
-		if (error) {
-			mutex_unlock(&s2_cfg_mutex);
-			return error;
+		old = s2_selected;
+		if (new && new != old) {
+			error = configfs_depend_item_unlocked(&s2_subsys,
+							      &new->group.cg_item);
+			if (error)
+				return error;
 		}
+		s2_selected = new;
 	}
-	s2_selected = new;
-	mutex_unlock(&s2_cfg_mutex);
 	if (old && old != new)
 		configfs_undepend_item_unlocked(&old->group.cg_item);
 	return count;
 }
 CONFIGFS_ATTR(s2_, profile);
 
+/*
+ * The settings are copied, checked and the action claimed in one critical
+ * section, so neither a profile change nor a second action can slip in
+ * between; the cycle itself runs without the lock, on the copy.
+ */
+static int s2_action_claim(int action, struct s2_settings *set, char *profile)
+{
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	if (!s2_selected) {
+		pr_err("suspend2: %s: no profile selected\n",
+		       s2_action_names[action]);
+		return -ENOENT;
+	}
+	strscpy(profile, config_item_name(&s2_selected->group.cg_item),
+		S2_NAME_MAX);
+	if (!s2_selected->set.target[0]) {
+		pr_err("suspend2: %s: profile %s has no target\n",
+		       s2_action_names[action], profile);
+		return -EINVAL;
+	}
+	*set = s2_selected->set;
+	s2_cfg_set_running(true);
+	return 0;
+}
+
 static ssize_t s2_action_store(struct config_item *item, const char *buf,
 			       size_t count)
 {
 	int action = s2_match_word(s2_action_names, S2_NR_ACTIONS, buf, count);
+	struct s2_settings *set __free(kfree) = NULL;
 	char profile[S2_NAME_MAX];
-	struct s2_settings *set;
 	int error;
 
 	if (action < 0)
 		return -EINVAL;
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	set = kmalloc(sizeof(*set), GFP_KERNEL);
+	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	if (!set)
 		return -ENOMEM;
 
-	mutex_lock(&s2_cfg_mutex);
-	if (s2_selected) {
-		*set = s2_selected->set;
-		strscpy(profile, config_item_name(&s2_selected->group.cg_item),
-			sizeof(profile));
-	}
-	mutex_unlock(&s2_cfg_mutex);
-
-	if (!s2_selected) {
-		pr_err("suspend2: %s: no profile selected\n",
-		       s2_action_names[action]);
-		error = -ENOENT;
-	} else if (!set->target[0]) {
-		pr_err("suspend2: %s: profile %s has no target\n",
-		       s2_action_names[action], profile);
-		error = -EINVAL;
-	} else {
-		error = s2_action_run(action, set, profile);
-	}
-	kfree(set);
+	error = s2_action_claim(action, set, profile);
+	if (error)
+		return error;
+	error = s2_action_run(action, set, profile);
+	scoped_guard(mutex, &s2_cfg_mutex)
+		s2_cfg_set_running(false);
 	return error ? error : count;
 }
 CONFIGFS_ATTR_WO(s2_, action);

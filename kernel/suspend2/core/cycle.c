@@ -5,6 +5,8 @@
  * phase timed and every failure unwound in reverse so the system keeps
  * running.
  */
+#include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/freezer.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
@@ -13,6 +15,8 @@
 #include <linux/reboot.h>
 #include <linux/sched/loadavg.h>
 #include <linux/security.h>
+#include <linux/stop_machine.h>
+#include <linux/swap.h>
 #include <linux/suspend.h>
 #include <linux/device.h>
 #include <linux/vmstat.h>
@@ -92,25 +96,59 @@ static u64 s2_kbps(u64 bytes, u64 us)
 	return us ? div64_u64(bytes * 1000000ULL, us * 1024ULL) : 0;
 }
 
-/* A cycle that recorded an error failed, unless it found nothing to do. */
-static void s2_finish(enum s2_status status)
+/*
+ * A cycle that returns an error failed, unless it found nothing to do or
+ * refused an image; every failure says why in results, so one that got
+ * here without a reason on record is named by its errno at least.
+ */
+static void s2_finish(enum s2_status status, int error)
 {
-	struct s2_results *r = s2_results_lock();
+	struct s2_results *r;
 
+	if (error)
+		s2_results_set_error(error, "the cycle failed in state %s",
+				     s2_state_names[s2_state_get()]);
+	r = s2_results_lock();
 	if (r->error && status != S2_ST_NONE && status != S2_ST_REFUSED)
 		status = S2_ST_FAILED;
 	r->status = status;
 	s2_results_unlock();
 }
 
+struct s2_avenrun {
+	const unsigned long *saved;
+	unsigned long thaw[3];
+};
+
+/*
+ * calc_global_load() rewrites all of avenrun[] from its old values every
+ * LOAD_FREQ, from the tick (hard interrupt, or idle exit with interrupts
+ * off) on one CPU.  A plain copy racing with it could be half overwritten
+ * by values computed from the inflated ones; stop_machine() runs this with
+ * interrupts off on every CPU, so no CPU is inside calc_global_load().
+ */
+static int s2_avenrun_swap(void *data)
+{
+	struct s2_avenrun *a = data;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		a->thaw[i] = READ_ONCE(avenrun[i]);
+		WRITE_ONCE(avenrun[i], a->saved[i]);
+	}
+	return 0;
+}
+
 /* Restores the load average the cycle inflated: seed 001's sendmail fix. */
 static void s2_avenrun_restore(const unsigned long saved[3])
 {
-	struct s2_results *r = s2_results_lock();
+	struct s2_avenrun a = { .saved = saved };
+	struct s2_results *r;
 
+	stop_machine(s2_avenrun_swap, &a, NULL);
+	r = s2_results_lock();
 	memcpy(r->avenrun_saved, saved, sizeof(r->avenrun_saved));
-	memcpy(r->avenrun_thaw, avenrun, sizeof(r->avenrun_thaw));
-	memcpy(avenrun, saved, sizeof(r->avenrun_saved));
+	memcpy(r->avenrun_thaw, a.thaw, sizeof(r->avenrun_thaw));
 	memcpy(r->avenrun_restored, avenrun, sizeof(r->avenrun_restored));
 	s2_results_unlock();
 }
@@ -187,12 +225,15 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	struct s2_read_stats st = {};
 	struct s2_image img;
 	struct s2_results *r;
+	bool checksummed = false;
 	const char *why;
 	int error;
 
 	s2_set_state(S2_VERIFYING);
 	error = s2_image_find(w, &img, &why);
 	if (!error) {
+		checksummed = le32_to_cpu(img.header.checksum) ==
+			      S2_CHECKSUM_CRC32C;
 		error = s2_image_load(w, &img, set, false, &st, &why);
 		s2_image_put(&img);
 	}
@@ -205,7 +246,8 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	r->read_kbps = s2_kbps(r->bytes_raw, st.read_us);
 	r->read_cpu_wait_us = st.decompress_wait_us;
 	r->read_io_wait_us = st.io_wait_us;
-	r->verified = true;
+	/* Without checksums the data was read back, but nothing verified it. */
+	r->verified = checksummed;
 	s2_results_unlock();
 	return 0;
 }
@@ -287,6 +329,94 @@ static int s2_check_allowed(const char *what)
 	return 0;
 }
 
+/*
+ * The level of /sys/power/pm_test, which hibernation_snapshot() obeys
+ * without telling its caller (the level is not exported, so it is read by
+ * name).  Read under lock_system_sleep(), which pm_test_store() takes, so
+ * it cannot change before the snapshot.  Without the file (no
+ * CONFIG_PM_SLEEP_DEBUG, no sysfs) there is no test level.
+ */
+static void s2_pm_test_level(char *level, size_t size)
+{
+	char buf[96], *open, *close = NULL;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	strscpy(level, "none", size);
+	f = filp_open("/sys/power/pm_test", O_RDONLY, 0);
+	if (IS_ERR(f))
+		return;
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	open = strchr(buf, '[');
+	if (open)
+		close = strchr(open, ']');
+	if (!close)
+		return;
+	*close = '\0';
+	strscpy(level, open + 1, size);
+}
+
+/* A pm_test run is a test that passed: results say where it stopped. */
+static void s2_pm_test_done(const char *level)
+{
+	pr_info("suspend2: pm_test %s: stopped there, no image written\n",
+		level);
+	s2_results_note("pm_test %s: stopped at this /sys/power/pm_test level, no image written",
+			level);
+}
+
+/*
+ * pm_test "freezer" is what hibernation_snapshot() would do, done here:
+ * there it also sets freezer_test_done, which only hibernate() and the
+ * snapshot device clear, and which, left set, makes mainline's next
+ * hibernation skip writing its image.  Freeze the kernel threads too, wait
+ * as the kernel's test levels do, thaw them.
+ */
+static int s2_pm_test_freezer(struct s2_freezer *fz)
+{
+	int error = freeze_kernel_threads();
+
+	if (error) {
+		s2_freezer_snapshot_failed(fz, error);
+		s2_results_set_error(error, "kernel threads refused to freeze");
+		return error;
+	}
+	pr_info("suspend2: pm_test freezer: waiting for 5 seconds\n");
+	ssleep(5);
+	thaw_kernel_threads();
+	s2_pm_test_done("freezer");
+	return 0;
+}
+
+/*
+ * The swap area was looked up before the freeze; swapoff could have run
+ * since, as kernel/power/swap.c fears too (swsusp_write() looks it up
+ * again after the snapshot).  Writing into slots of an area that is gone,
+ * or is another one now, would corrupt it.
+ */
+static int s2_swap_recheck(struct s2_writer *w)
+{
+	if (w->swap_type < 0 ||
+	    swap_type_of(w->bdev->bd_dev, w->anchor_page) == w->swap_type)
+		return 0;
+	s2_results_set_error(-ENODEV, "the swap area on %pg went away before the image was written",
+			     w->bdev);
+	return -ENODEV;
+}
+
+/* hibernation_snapshot() returned here with no image: resumed, or not? */
+static bool s2_boot_record_found(void)
+{
+	const struct s2_boot_record *rec = (void *)hibernation_loader_scratch;
+
+	return rec->magic == S2_BOOT_RECORD_MAGIC;
+}
+
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
 	int platform = set->powerdown == S2_PD_PLATFORM;
@@ -297,13 +427,14 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	struct s2_freezer fz;
 	struct s2_writer w;
 	s64 snapshot_real_ns;
+	char pm_test[16];
 	bool resumed = false;
 	ktime_t start;
 	int error;
 
 	error = s2_check_allowed("hibernation");
 	if (error) {
-		s2_finish(S2_ST_FAILED);
+		s2_finish(S2_ST_FAILED, error);
 		return error;
 	}
 	memcpy(saved_avenrun, avenrun, sizeof(saved_avenrun));
@@ -359,6 +490,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	times.created_sec = div_u64(snapshot_real_ns, NSEC_PER_SEC);
 	/* The image carries the scratch area: no record from an earlier boot. */
 	memset(hibernation_loader_scratch, 0, HIBERNATION_LOADER_SCRATCH_SIZE);
+	s2_pm_test_level(pm_test, sizeof(pm_test));
+	if (!strcmp(pm_test, "freezer")) {
+		error = s2_pm_test_freezer(&fz);
+		goto out_bitmaps;
+	}
 	error = hibernation_snapshot(platform);
 	if (error) {
 		s2_freezer_snapshot_failed(&fz, error);
@@ -370,7 +506,9 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		times.snapshot_us = ktime_us_delta(ktime_get(), start);
 		times.snapshot_us -= min(times.snapshot_us, fz.kernel_freeze_us);
 		s2_set_state(S2_WRITING);
-		error = s2_image_write(&w, set, &times, &wst);
+		error = s2_swap_recheck(&w);
+		if (!error)
+			error = s2_image_write(&w, set, &times, &wst);
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
@@ -385,10 +523,22 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		w.ops->free_pages(&w);
 		in_suspend = 0;
 		pm_restore_gfp_mask();
-	} else {
+	} else if (s2_boot_record_found()) {
 		resumed = true;
 		s2_collect_boot_record(snapshot_real_ns, &fz);
 		pr_info("suspend2: resumed\n");
+	} else if (strcmp(pm_test, "none")) {
+		/*
+		 * A pm_test level stopped the snapshot on purpose, and
+		 * hibernation_snapshot() gave back the image memory and the
+		 * gfp mask, as it does after a resume.
+		 */
+		s2_pm_test_done(pm_test);
+	} else {
+		/* No image and no record of a restore: create_image() gave up. */
+		error = -EAGAIN;
+		s2_results_set_error(error,
+				     "a wakeup event aborted the atomic copy, no image written");
 	}
 
 out_bitmaps:
@@ -409,7 +559,7 @@ out_unlock:
 	s2_writer_close(&w);
 out_avenrun:
 	s2_avenrun_restore(saved_avenrun);
-	s2_finish(resumed ? S2_ST_RESUMED : S2_ST_TESTED);
+	s2_finish(resumed ? S2_ST_RESUMED : S2_ST_TESTED, error);
 	return error;
 }
 
@@ -454,7 +604,7 @@ static int s2_resume(const struct s2_settings *set)
 {
 	struct s2_read_stats st = {};
 	unsigned int sleep_flags;
-	struct s2_image img;
+	struct s2_image img = {};
 	struct s2_writer w;
 	const char *why;
 	int platform;
@@ -490,7 +640,7 @@ static int s2_resume(const struct s2_settings *set)
 	if (error) {
 		pr_err("suspend2: not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
 		       set->target);
-		goto out_close;
+		goto out_put;
 	}
 	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
 
@@ -518,8 +668,10 @@ static int s2_resume(const struct s2_settings *set)
 	}
 	lock_device_hotplug();
 	error = create_basic_memory_bitmaps();
-	if (error)
+	if (error) {
+		s2_results_set_error(error, "no memory for the snapshot bitmaps");
 		goto out_hotplug;
+	}
 
 	error = s2_image_load(&w, &img, set, true, &st, &why);
 	if (error) {
@@ -548,16 +700,17 @@ out_release:
 	hibernate_release();
 out_unlock:
 	unlock_system_sleep(sleep_flags);
+out_put:
 	s2_image_put(&img);
 out_close:
 	s2_writer_close(&w);
 out:
 	if (error == -EBADMSG || error == -EPERM)
-		s2_finish(S2_ST_REFUSED);
+		s2_finish(S2_ST_REFUSED, error);
 	else if (error == -ENODATA)
-		s2_finish(S2_ST_NONE);
+		s2_finish(S2_ST_NONE, error);
 	else
-		s2_finish(S2_ST_FAILED);
+		s2_finish(S2_ST_FAILED, error);
 	return error;
 }
 

@@ -33,6 +33,22 @@ struct s2_stream_out {
 	u32 max_index;
 };
 
+/*
+ * Records why writing stopped, in words, and returns @error: running out
+ * of target pages is the common case and names how far the write got.
+ */
+static int write_failed(int error, const char *what, u64 done, u64 total)
+{
+	if (error == -ENOSPC)
+		s2_results_set_error(error, "target full after %llu of %llu pages (%s)",
+				     done, total, what);
+	else if (error == -ENOMEM)
+		s2_results_set_error(error, "out of memory for %s", what);
+	else
+		s2_results_set_error(error, "cannot write %s", what);
+	return error;
+}
+
 static int stream_record_page(struct s2_stream_out *so, u64 page)
 {
 	u32 slot = so->pages / S2_INDEX_ENTRIES;
@@ -190,8 +206,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		written += s->raw_len / PAGE_SIZE;
 		s2_pipeline_release(&pipe);
 		if (error) {
-			s2_results_set_error(error, "target full after %llu of %llu pages",
-					     written, total);
+			write_failed(error, "image data", written, total);
 			break;
 		}
 		s2_progress_update(&progress, written);
@@ -266,19 +281,40 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	so.max_index = s2_index_pages_for(max_pages);
 	so.index = kvcalloc(so.max_index, sizeof(*so.index), GFP_KERNEL);
 	if (!so.index)
-		return -ENOMEM;
+		return write_failed(-ENOMEM, "the block index", 0, total);
 	error = s2_io_init(&so.io, w->bdev, set->io_depth);
-	if (error)
+	if (error) {
+		write_failed(error, "the I/O buffers", 0, total);
 		goto out_index;
+	}
+	/*
+	 * An image already on the target (never resumed, or its resume
+	 * failed) has its anchor there, and its pages may be the ones about
+	 * to be overwritten: lose power halfway and the old anchor would lead
+	 * to a mix of two images, which nothing catches without checksums.
+	 * s2_image_invalidate() writes with FUA, so the anchor is gone from
+	 * the medium before any new data goes out.
+	 */
+	error = s2_image_invalidate(w);
+	if (error) {
+		s2_results_set_error(error, "cannot invalidate the old image on the target");
+		goto out_io;
+	}
 
 	blk_start_plug(&plug);
 	error = write_chunks(&so, set, total, st);
 	nr_chunks = st->nr_chunks;
-	if (!error && so.cur)
+	if (!error && so.cur) {
 		error = stream_flush_page(&so);
+		if (error)
+			write_failed(error, "the last data page", total, total);
+	}
 	info.first_index_page = 0;
-	if (!error)
+	if (!error) {
 		error = stream_write_index(&so, &info.first_index_page);
+		if (error)
+			write_failed(error, "the block index", total, total);
+	}
 	if (!error) {
 		error = s2_io_drain(&so.io);
 		if (error)
@@ -288,6 +324,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	}
 	blk_finish_plug(&plug);
 	st->io_wait_us = so.io.wait_us;
+out_io:
 	s2_io_exit(&so.io);
 	if (error)
 		goto out_index;
@@ -310,7 +347,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
 	error = write_header_and_anchor(w, &info);
 	if (error) {
-		s2_results_set_error(error, "cannot write the image header");
+		write_failed(error, "the image header", total, total);
 		goto out_index;
 	}
 	st->write_us = ktime_us_delta(ktime_get(), start);

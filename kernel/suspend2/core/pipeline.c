@@ -15,8 +15,6 @@
 #include "../image/format.h"
 #include "pipeline.h"
 
-#define S2_MAX_THREADS		64
-
 unsigned int s2_pipeline_threads(unsigned int wanted)
 {
 	unsigned int n = wanted ? wanted : num_online_cpus();
@@ -75,8 +73,13 @@ static int s2_worker_fn(void *data)
 	 * own could be gone before kthread_stop() looks at it.
 	 */
 	for (;;) {
-		wait_event(p->work_wait,
-			   kthread_should_stop() || s2_work_available(p));
+		/*
+		 * Idle, not uninterruptible: a worker waiting for work is not
+		 * load, and D state would raise the load average that the
+		 * cycle puts back afterwards.
+		 */
+		wait_event_idle(p->work_wait,
+				kthread_should_stop() || s2_work_available(p));
 		if (kthread_should_stop())
 			break;
 		spin_lock(&p->lock);
@@ -227,7 +230,8 @@ struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
 	}
 	spin_unlock(&p->lock);
 	start = ktime_get();
-	wait_event(p->done_wait, s2_oldest_done(p));
+	/* The busy workers count as load already; their feeder does not. */
+	wait_event_idle(p->done_wait, s2_oldest_done(p));
 	p->drain_wait_us += ktime_us_delta(ktime_get(), start);
 	return &p->slots[p->next_drain % p->nr_slots];
 }

@@ -77,3 +77,20 @@ void s2_results_set_error(int error, const char *fmt, ...)
 	}
 	s2_results_unlock();
 }
+
+/*
+ * Says, in results/error, how a cycle that did not fail ended early on
+ * purpose (a pm_test level): no errno, so the cycle still counts as passed.
+ */
+void s2_results_note(const char *fmt, ...)
+{
+	struct s2_results *r = s2_results_lock();
+	va_list args;
+
+	if (!r->error && !r->error_msg[0]) {
+		va_start(args, fmt);
+		vscnprintf(r->error_msg, sizeof(r->error_msg), fmt, args);
+		va_end(args);
+	}
+	s2_results_unlock();
+}
