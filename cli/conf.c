@@ -2,7 +2,8 @@
 /*
  * The hibernate.conf parser.  It never stops at the first error: every
  * problem is recorded as "FILE:LINE: message" (up to CONF_MAX_ERRORS) so
- * one run shows them all.  Input is untrusted text: NUL bytes, invalid
+ * one run shows them all.  Comments are whole lines, or what follows a
+ * blank and '#' or ';' in a value (not in hook commands).  Input is untrusted text: NUL bytes, invalid
  * UTF-8 and overlong lines are reported, never crash the parser.
  */
 #include <errno.h>
@@ -34,7 +35,7 @@ const struct conf_key_info conf_keys[K_NR] = {
 	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "256" },
 	[K_POWERDOWN] = { "powerdown", T_CHOICE, 0, 0,
 			  "shutdown platform reboot", "shutdown" },
-	[K_FORCE] = { "force", T_RANGE, 0, 1, NULL, "0" },
+	[K_FORCE] = { "force", T_FLAG, 0, 0, NULL, "0" },
 	[K_INHERIT] = { "inherit", T_NAME, 0, 0, NULL, NULL },
 	[K_PRE_HIBERNATE] = { "pre_hibernate", T_CMD, 0, 0, NULL, NULL },
 	[K_POST_RESUME] = { "post_resume", T_CMD, 0, 0, NULL, NULL },
@@ -232,14 +233,16 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		snprintf(norm, normlen, "%llu", (unsigned long long)v);
 		return 0;
 	case T_BOOL:
+	case T_FLAG:
+		/* Every boolean takes the same words, whatever the kernel wants. */
 		if (!strcasecmp(val, "yes") || !strcasecmp(val, "true") ||
 		    !strcmp(val, "1") || !strcasecmp(val, "on")) {
-			snprintf(norm, normlen, "yes");
+			snprintf(norm, normlen, k->type == T_FLAG ? "1" : "yes");
 			return 0;
 		}
 		if (!strcasecmp(val, "no") || !strcasecmp(val, "false") ||
 		    !strcmp(val, "0") || !strcasecmp(val, "off")) {
-			snprintf(norm, normlen, "no");
+			snprintf(norm, normlen, k->type == T_FLAG ? "0" : "no");
 			return 0;
 		}
 		snprintf(why, whylen, "expected 'yes' or 'no', got '%s'", val);
@@ -483,6 +486,26 @@ static void add_hook(struct conf *c, struct conf_cmd *list, size_t *n,
 		(*n)++;
 }
 
+/*
+ * A '#' or ';' at the start of a value or after a blank starts a comment
+ * ("target = /dev/sda2  # the swap partition").  Not in hook commands:
+ * they go to /bin/sh as written, which reads '#' the same way and ';' as
+ * a command separator.
+ */
+static char *strip_comment(char *val)
+{
+	char *s;
+
+	for (s = val; *s; s++) {
+		if ((*s == '#' || *s == ';') &&
+		    (s == val || s[-1] == ' ' || s[-1] == '\t')) {
+			*s = '\0';
+			break;
+		}
+	}
+	return str_trim(val);
+}
+
 static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 {
 	char norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
@@ -510,7 +533,7 @@ static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 		return;
 	}
 	if (st->acpi) {
-		parse_acpi_key(c, key, val, line);
+		parse_acpi_key(c, key, strip_comment(val), line);
 		return;
 	}
 	k = conf_key_lookup(key);
@@ -524,6 +547,8 @@ static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 			conf_error(c, line, "unknown key '%s'", key);
 		return;
 	}
+	if (conf_keys[k].type != T_CMD)
+		val = strip_comment(val);
 	if (conf_check_value(&conf_keys[k], val, norm, sizeof(norm), why,
 			     sizeof(why))) {
 		conf_error(c, line, "key '%s': %s", key, why);

@@ -61,6 +61,7 @@ enum conf_type {
 	T_RANGE,	/* decimal in [min, max] */
 	T_SIZE,		/* bytes, K/M/G/T suffix allowed */
 	T_BOOL,		/* yes/no */
+	T_FLAG,		/* yes/no too, but the kernel attribute takes 1/0 */
 	T_NAME,		/* a profile name */
 	T_CMD,		/* shell command, may repeat */
 	T_MODULE,	/* module name or path of a .ko */

@@ -43,6 +43,8 @@ conf_get() {
 				v = substr($0, index($0, "=") + 1)
 				gsub(/^[ \t]+|[ \t]+$/, "", k)
 				gsub(/^[ \t]+|[ \t]+$/, "", v)
+				# A comment after the value, as hibernate reads it.
+				sub(/^[#;].*$|[ \t]+[#;].*$/, "", v)
 				if (k == key) { print v; exit }
 			}' "$CONF")
 	fi

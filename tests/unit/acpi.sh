@@ -24,9 +24,9 @@ cat >"$T/h.conf" <<'CONF'
 [default]
 target = /dev/vda
 [acpi]
-ac_profile = plugged
+ac_profile = plugged   # a comment, as hibernate.conf(5) allows
 battery_profile = onbatt
-sleep_button = no
+sleep_button = no ; the sleep button stays the desktop's
 CONF
 
 export PATH=$T/bin:$PATH FAKE_LOG=$T/calls LOGGER_LOG=$T/log

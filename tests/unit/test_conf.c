@@ -296,6 +296,47 @@ static void test_override(void **state)
  * Fuzz: mutate valid files and feed random bytes; the parser must never
  * crash or overrun (run the tests under ASan/valgrind for more).
  */
+/* Comments after a value, and force takes the words of every boolean. */
+static void test_trailing_comment_and_flag(void **state)
+{
+	struct conf c = parse("[default]\n"
+			      "target = /dev/vdb   # the swap partition\n"
+			      "io_depth = 32 ; fewer bios\n"
+			      "force = yes\n"
+			      "pre_hibernate = echo a # the shell's comment\n"
+			      "post_resume = echo a;echo b\n"
+			      "[off]\nforce = off\t# no\nunload_module = on #\n"
+			      "[acpi]\nlid = no # keep the lid\n");
+	struct conf bad = parse("[default]\ntarget = # set me\n"
+				"force = 2\nio_depth = 3#4\n"
+				"compressor = lz4;fast\n");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(c.nerr, 0);
+	assert_int_equal(conf_resolve(&c, "default", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_TARGET].value, "/dev/vdb");
+	assert_string_equal(p.v[K_IO_DEPTH].value, "32");
+	assert_string_equal(p.v[K_FORCE].value, "1");
+	assert_string_equal(p.pre[0].cmd, "echo a # the shell's comment");
+	assert_string_equal(p.post[0].cmd, "echo a;echo b");
+	assert_int_equal(conf_resolve(&c, "off", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_FORCE].value, "0");
+	assert_true(p.unload_module);
+	assert_string_equal(c.acpi[A_LID].value, "no");
+	assert_true(has_error(&bad, "t.conf:2: key 'target': expected a value", NULL));
+	assert_true(has_error(&bad, "t.conf:3: key 'force': expected 'yes' or 'no', got '2'", NULL));
+	/* Not after a blank: part of the value, which is then refused. */
+	assert_true(has_error(&bad, "t.conf:4: key 'io_depth': expected a decimal number, got '3#4'", NULL));
+	assert_true(has_error(&bad, "t.conf:5: key 'compressor': expected", "got 'lz4;fast'"));
+	assert_int_equal(profile_override(&p, "force=true", err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_FORCE].value, "1");
+	profile_free(&p);
+	conf_free(&c);
+	conf_free(&bad);
+}
+
 static void test_fuzz(void **state)
 {
 	static const char seed[] =
@@ -411,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_load_missing_and_big),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_trailing_comment_and_flag),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_strutil),
 	};
