@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "common.h"
 #include "conf.h"
 #include "strutil.h"
@@ -28,8 +29,9 @@ const struct conf_key_info conf_keys[K_NR] = {
 	[K_COMPRESS_THREADS] = { "compress_threads", T_RANGE, 0, 64, NULL,
 				 "0" },
 	[K_CHECKSUM] = { "checksum", T_WORD, 0, 0, "none crc32c", "crc32c" },
-	[K_IMAGE_SIZE_LIMIT] = { "image_size_limit", T_SIZE, 0, 1ULL << 63,
-				 NULL, "0" },
+	/* The kernel keeps it in an s64: 2^63 - 1 is the largest. */
+	[K_IMAGE_SIZE_LIMIT] = { "image_size_limit", T_SIZE, 0,
+				 (1ULL << 63) - 1, NULL, "0" },
 	[K_FREEZER_TIMEOUT_MS] = { "freezer_timeout_ms", T_RANGE, 100, 600000,
 				   NULL, "20000" },
 	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "256" },
@@ -42,9 +44,11 @@ const struct conf_key_info conf_keys[K_NR] = {
 	[K_HOOK_TIMEOUT] = { "hook_timeout", T_RANGE, 1, 3600, NULL, "30" },
 	[K_UNLOAD_MODULE] = { "unload_module", T_BOOL, 0, 0, NULL, "no" },
 	[K_MODULE] = { "module", T_MODULE, 0, 0, NULL, "suspend2" },
-	[K_RESUME_LOCATION] = { "resume_location", T_TARGET, 0, 255, NULL,
+	[K_RESUME_LOCATION] = { "resume_location", T_LOCATION, 0, 255, NULL,
 				NULL },
 	[K_SWAP_ON_DEMAND] = { "swap_on_demand", T_BOOL, 0, 0, NULL, "no" },
+	[K_OVERWRITE_IN_USE] = { "overwrite_in_use", T_TARGET, 0, 255, NULL,
+				 NULL },
 };
 
 const struct conf_key_info conf_acpi_keys[A_NR] = {
@@ -259,6 +263,15 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		if (has_control(val)) {
 			snprintf(why, whylen,
 				 "expected a command, got control characters");
+			return -EINVAL;
+		}
+		break;
+	case T_LOCATION:
+		if (has_control(val) || strlen(val) > k->max ||
+		    check_location(val, list, sizeof(list), &v)) {
+			snprintf(why, whylen,
+				 "expected DEVICE:PAGE, an absolute device path and a page number as hibernate prints it (e.g. /dev/sda2:34816), got '%s'",
+				 val);
 			return -EINVAL;
 		}
 		break;
@@ -642,6 +655,30 @@ static void check_inheritance(struct conf *c)
 	}
 }
 
+/*
+ * The ACPI action runs "hibernate -p NAME" with these: a name that is
+ * not a profile would fail only when the lid closes, so say it now.
+ */
+static void check_acpi_profiles(struct conf *c)
+{
+	static const int keys[] = { A_AC_PROFILE, A_BATTERY_PROFILE };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct conf_val *v = &c->acpi[keys[i]];
+		const char *s;
+
+		if (!v->value || conf_find(c, v->value) ||
+		    !strcmp(v->value, CONF_DEFAULT_PROFILE))
+			continue;
+		s = conf_suggest_profile(c, v->value);
+		conf_error(c, v->line, "key '%s': no profile '%s'%s%s%s",
+			   conf_acpi_keys[keys[i]].name, v->value,
+			   s ? " (did you mean '" : "", s ? s : "",
+			   s ? "'?)" : "");
+	}
+}
+
 int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 		      size_t len)
 {
@@ -683,6 +720,7 @@ int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 		pos += n + 1;
 	}
 	check_inheritance(c);
+	check_acpi_profiles(c);
 	return c->nerr ? -EINVAL : 0;
 }
 

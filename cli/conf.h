@@ -41,6 +41,7 @@ enum conf_key {
 	K_MODULE,
 	K_RESUME_LOCATION,
 	K_SWAP_ON_DEMAND,
+	K_OVERWRITE_IN_USE,
 	K_NR
 };
 #define CONF_KERNEL_KEYS	(K_FORCE + 1)
@@ -65,6 +66,7 @@ enum conf_type {
 	T_NAME,		/* a profile name */
 	T_CMD,		/* shell command, may repeat */
 	T_MODULE,	/* module name or path of a .ko */
+	T_LOCATION,	/* DEVICE:PAGE, as resume_location reads */
 };
 
 struct conf_key_info {

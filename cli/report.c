@@ -37,6 +37,9 @@ static void read_str(const struct cfs *c, const char *name, char *buf,
 	snprintf(rel, sizeof(rel), "results/%s", name);
 	if (cfs_read(c, rel, buf, len))
 		buf[0] = '\0';
+	/* Cut at LEN - 1 bytes: end on a character boundary. */
+	if (strlen(buf) == len - 1)
+		utf8_cut_partial(buf);
 }
 
 static uint64_t read_u64(const struct cfs *c, const char *name)
@@ -163,22 +166,38 @@ void report_text(FILE *out, const struct results *r)
 	}
 }
 
+/*
+ * A JSON string of S, valid UTF-8 whatever S holds: what comes from the
+ * kernel (task names cut at 15 bytes, errors cut at a buffer's end) or
+ * from a file may end inside a character or not be UTF-8 at all, and a
+ * strict parser refuses the whole document for one bad byte.  Each byte
+ * that does not start a valid character becomes U+FFFD.
+ */
 void json_string(FILE *out, const char *s)
 {
+	size_t len = strlen(s), n;
+
 	fputc('"', out);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char ch = *s;
 
-		if (ch == '"' || ch == '\\')
+		n = utf8_char_len(s, len);
+		if (!n) {
+			fputs("\\ufffd", out);
+			n = 1;
+		} else if (ch == '"' || ch == '\\') {
 			fprintf(out, "\\%c", ch);
-		else if (ch == '\n')
+		} else if (ch == '\n') {
 			fputs("\\n", out);
-		else if (ch == '\t')
+		} else if (ch == '\t') {
 			fputs("\\t", out);
-		else if (ch < 0x20 || ch == 0x7f)
+		} else if (ch < 0x20 || ch == 0x7f) {
 			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
+		} else {
+			fwrite(s, 1, n, out);
+		}
+		s += n;
+		len -= n;
 	}
 	fputc('"', out);
 }
@@ -365,4 +384,112 @@ void status_json(FILE *out, const struct status *s)
 	fputs("},\n  \"results\": {\n", out);
 	json_results_body(out, &s->res, "    ");
 	fputs("\n  }\n}\n", out);
+}
+
+/* --status --json without the module: still one object, saying so. */
+void status_json_unloaded(FILE *out, const char *root)
+{
+	fputs("{\n  \"loaded\": false,\n  \"configfs\": ", out);
+	json_string(out, root);
+	fputs(",\n  \"error\": ", out);
+	json_string(out, "the configfs directory does not exist: is suspend2 loaded?");
+	fputs("\n}\n", out);
+}
+
+/* Prints the step of one plan line (see plan_json). */
+static void plan_step(FILE *out, const char *line, bool *first)
+{
+	const char *eq;
+
+	fputs(*first ? "\n    " : ",\n    ", out);
+	*first = false;
+	if (!strncmp(line, "# ", 2)) {
+		fputs("{\"do\": \"note\", \"text\": ", out);
+		json_string(out, line + 2);
+	} else if (!strncmp(line, "mkdir ", 6) || !strncmp(line, "rmdir ", 6)) {
+		fprintf(out, "{\"do\": \"%.5s\", \"path\": ", line);
+		json_string(out, line + 6);
+	} else if ((eq = strstr(line, " = "))) {
+		char *path = strndup(line, eq - line);
+
+		fputs("{\"do\": \"write\", \"path\": ", out);
+		json_string(out, path ? path : "");
+		fputs(", \"value\": ", out);
+		json_string(out, eq + 3);
+		free(path);
+	} else {
+		fputs("{\"do\": \"note\", \"text\": ", out);
+		json_string(out, line);
+	}
+	fputc('}', out);
+}
+
+/*
+ * --dry-run --json: the plan as one object.  PLAN is the text plan a dry
+ * run prints ("# check: ..." comments, "PATH = VALUE" writes, "mkdir
+ * PATH"); checks and the resume parameter get their own members, the
+ * rest are the steps in order.  STATUS is the exit status, which is
+ * that of the real run.
+ */
+void plan_json(FILE *out, const char *action, const char *profile,
+	       const char *config, const char *plan, char *const *errors,
+	       size_t nerr, int status)
+{
+	char *copy = strdup(plan), *line, *save = NULL;
+	const char *resume = NULL;
+	bool first;
+	size_t i;
+
+	fputs("{\n  \"dry_run\": true,\n  \"action\": ", out);
+	json_string(out, action);
+	fputs(",\n  \"profile\": ", out);
+	json_string(out, profile);
+	fputs(",\n  \"config\": ", out);
+	json_string(out, config);
+	fprintf(out, ",\n  \"exit_status\": %d,\n  \"would_run\": %s",
+		status, status ? "false" : "true");
+	fputs(",\n  \"config_errors\": [", out);
+	for (i = 0; i < nerr; i++) {
+		fputs(i ? ", " : "", out);
+		json_string(out, errors[i] ? errors[i] : "");
+	}
+	fputs("],\n  \"checks\": [", out);
+	first = true;
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "# check: ", 9))
+			continue;
+		fputs(first ? "\n    " : ",\n    ", out);
+		first = false;
+		json_string(out, line + 9);
+	}
+	fputs(first ? "]" : "\n  ]", out);
+	free(copy);
+	copy = strdup(plan);
+	save = NULL;
+	fputs(",\n  \"steps\": [", out);
+	first = true;
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "# check: ", 9) ||
+		    !strncmp(line, "# hibernate --dry-run: ", 23))
+			continue;
+		if (!strncmp(line, "# resume parameter: ", 20)) {
+			resume = plan + (line - copy) + 20;
+			continue;
+		}
+		plan_step(out, line, &first);
+	}
+	fputs(first ? "]" : "\n  ]", out);
+	fputs(",\n  \"resume_parameter\": ", out);
+	if (resume) {
+		char *r = strndup(resume, strcspn(resume, "\n"));
+
+		json_string(out, r ? r : "");
+		free(r);
+	} else {
+		fputs("null", out);
+	}
+	fputs("\n}\n", out);
+	free(copy);
 }

@@ -66,6 +66,10 @@ void report_json(FILE *out, const struct results *r);
 int status_read(const struct cfs *c, struct status *s);
 void status_text(FILE *out, const struct status *s);
 void status_json(FILE *out, const struct status *s);
+void status_json_unloaded(FILE *out, const char *root);
 void json_string(FILE *out, const char *s);
+void plan_json(FILE *out, const char *action, const char *profile,
+	       const char *config, const char *plan, char *const *errors,
+	       size_t nerr, int status);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include "caps.h"
 #include "cfs.h"
+#include "check.h"
 #include "common.h"
 #include "conf.h"
 #include "hooks.h"
@@ -42,12 +43,16 @@ struct run {
 	struct profile prof;
 	struct caps caps;
 	char target[PATH_MAX];
-	bool check_failed;	/* a dry run would not be attempted */
 	bool swapped_on;	/* swap_on_demand: we enabled the target */
 	int lock_fd;
+	FILE *plan;		/* dry run: stdout, or a buffer for --json */
 };
 
-/* In a dry run checks are listed on stdout, as comments of the plan. */
+/*
+ * In a dry run checks are listed in the plan, as comments.  A failed
+ * check returns the exit status the real run would return, in both
+ * modes: the dry run stops where the real run would.
+ */
 static void note(struct run *r, const char *fmt, ...) HIB_PRINTF(2, 3);
 
 static void note(struct run *r, const char *fmt, ...)
@@ -57,9 +62,9 @@ static void note(struct run *r, const char *fmt, ...)
 	if (!r->ctl->dry_run)
 		return;
 	va_start(ap, fmt);
-	fputs("# ", stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
+	fputs("# ", r->plan);
+	vfprintf(r->plan, fmt, ap);
+	fputc('\n', r->plan);
 	va_end(ap);
 }
 
@@ -139,6 +144,8 @@ static int show_status(struct run *r)
 	if (!cfs_exists(&r->cfs, NULL)) {
 		hib_err("%s does not exist: is suspend2 loaded?",
 			r->cfs.root);
+		if (r->ctl->json)
+			status_json_unloaded(stdout, r->cfs.root);
 		return HIB_EXIT_FAILURE;
 	}
 	ret = status_read(&r->cfs, &s);
@@ -264,15 +271,37 @@ static int check_module_trust(struct run *r)
 
 	if (!module_unsafe(r, why, sizeof(why)))
 		return 0;
-	if (r->ctl->dry_run) {
-		note(r, "check: module %s: refused: %s",
-		     r->prof.v[K_MODULE].value, why);
-		r->check_failed = true;
-		return 0;
-	}
+	note(r, "check: module %s: refused: %s", r->prof.v[K_MODULE].value,
+	     why);
 	hib_err("refusing to load %s: %s; nothing was changed",
 		r->prof.v[K_MODULE].value, why);
 	return HIB_EXIT_PERM;
+}
+
+/*
+ * A module given as a path must be there when it has to be loaded:
+ * insmod would fail, but only after the lock and the configfs mount.
+ */
+static int check_module_file(struct run *r)
+{
+	const struct prof_val *v = &r->prof.v[K_MODULE];
+	char where[PATH_MAX + 32];
+	const char *err;
+	struct stat st;
+
+	if (!cfs_is_default(&r->cfs) || cfs_exists(&r->cfs, NULL) ||
+	    !strchr(v->value, '/'))
+		return 0;
+	if (stat(v->value, &st))
+		err = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		err = "not a regular file";
+	else
+		return 0;
+	hib_err("%s: key 'module': cannot load %s: %s",
+		prof_where(v, where, sizeof(where)), v->value, err);
+	note(r, "check: module file %s: missing: FAILED", v->value);
+	return HIB_EXIT_FAILURE;
 }
 
 static int check_hooks(struct run *r)
@@ -284,11 +313,7 @@ static int check_hooks(struct run *r)
 		return 0;	/* only a cycle runs hooks */
 	if (!hooks_unsafe(r, why, sizeof(why)))
 		return 0;
-	if (r->ctl->dry_run) {
-		note(r, "check: hooks of %s: refused: %s", r->conf.path, why);
-		r->check_failed = true;
-		return 0;
-	}
+	note(r, "check: hooks of %s: refused: %s", r->conf.path, why);
 	hib_err("refusing to run the hooks of %s: %s; nothing was frozen",
 		r->conf.path, why);
 	return HIB_EXIT_PERM;
@@ -373,10 +398,41 @@ static int setup_module(struct run *r)
 	return 0;
 }
 
+/*
+ * Every word of the profile (writer, compressor, checksum, powerdown)
+ * must be one the module offers: its capabilities when it is loaded,
+ * else the names it is built with (caps_builtin), a superset of what
+ * any kernel offers.  So a word no module knows is refused before the
+ * module is loaded, in a dry run as in a real run.
+ */
+static int check_words(struct run *r)
+{
+	char where[PATH_MAX + 32];
+	int k;
+
+	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
+		const char *list = caps_list_for_key(&r->caps, k);
+		const char *val = r->prof.v[k].value;
+
+		if (!list || !val || word_in_list(val, list))
+			continue;
+		hib_err("%s: key '%s': '%s' is not offered by the %s (it offers: %s)",
+			prof_where(&r->prof.v[k], where, sizeof(where)),
+			conf_keys[k].name, val,
+			r->caps.from_module ? "module" : "suspend2 module",
+			list);
+		note(r, "check: key %s = %s: not offered: FAILED",
+		     conf_keys[k].name, val);
+		return HIB_EXIT_CONFIG;
+	}
+	note(r, "check: writer, compressor, checksum, powerdown: offered by the %s",
+	     r->caps.from_module ? "module" : "suspend2 module (built-in list)");
+	return 0;
+}
+
 static int check_module(struct run *r)
 {
-	char buf[1024], where[PATH_MAX + 32];
-	int k;
+	char buf[1024];
 
 	caps_builtin(&r->caps);
 	if (!cfs_exists(&r->cfs, NULL))
@@ -389,18 +445,7 @@ static int check_module(struct run *r)
 		return HIB_EXIT_BUSY;
 	}
 	note(r, "check: module state: idle");
-	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
-		const char *list = caps_list_for_key(&r->caps, k);
-		const char *val = r->prof.v[k].value;
-
-		if (!list || !val || word_in_list(val, list))
-			continue;
-		hib_err("%s: key '%s': '%s' is not offered by the module (it offers: %s)",
-			prof_where(&r->prof.v[k], where, sizeof(where)),
-			conf_keys[k].name, val, list);
-		return HIB_EXIT_CONFIG;
-	}
-	return 0;
+	return check_words(r);
 }
 
 static bool file_writer(const struct run *r)
@@ -425,7 +470,7 @@ static bool swap_writer(const struct run *r)
  */
 static int swap_on_demand(struct run *r, bool on)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[256];
 	uint64_t room;
 
 	if (!r->prof.swap_on_demand || !swap_writer(r))
@@ -452,6 +497,14 @@ static int swap_on_demand(struct run *r, bool on)
 		     path);
 		return 0;
 	}
+	/* swapon(2) would say only EINVAL; say what is missing. */
+	if (check_has_swap_signature(path, why, sizeof(why))) {
+		hib_err("swap_on_demand: %s %s", path, why);
+		note(r, "check: swap_on_demand: %s: no swap signature: FAILED",
+		     path);
+		return HIB_EXIT_FAILURE;
+	}
+	note(r, "check: swap_on_demand: %s has a swap signature", path);
 	if (r->ctl->dry_run) {
 		note(r, "would enable swap %s for the cycle: swapon -p %d %s",
 		     path, SWAP_FLAG_PRIO_MASK, path);
@@ -534,6 +587,84 @@ static void print_resume_location(struct run *r)
 		 loc, loc);
 }
 
+/*
+ * A device in use (mounted, active swap, held by device-mapper or md,
+ * itself or one of its partitions) would be destroyed by the image.  The
+ * module writes it with force = 1, and force = 1 is one key a user may
+ * copy from an example; so the command refuses it unless the profile
+ * also names that very device in overwrite_in_use.  --force does not
+ * override this.
+ */
+static int check_in_use(struct run *r, const struct stat *st)
+{
+	const struct prof_val *ov = &r->prof.v[K_OVERWRITE_IN_USE];
+	const char *force = r->prof.v[K_FORCE].value;
+	char why[1024], other[PATH_MAX];
+	struct stat ost;
+	bool named;
+
+	if (!check_dev_in_use(&check_sys_default, st->st_rdev, why,
+			      sizeof(why))) {
+		note(r, "check: target %s: not mounted, not swap, not held",
+		     r->target);
+		return 0;
+	}
+	named = ov->value && !sys_resolve_target(ov->value, other,
+						 sizeof(other)) &&
+		!stat(other, &ost) && S_ISBLK(ost.st_mode) &&
+		ost.st_rdev == st->st_rdev;
+	if (named && !strcmp(force, "1")) {
+		hib_warn("target %s is in use (%s); writing the image there anyway, as overwrite_in_use names it: what is on it is lost",
+			 r->target, why);
+		note(r, "check: target %s in use (%s): confirmed by overwrite_in_use",
+		     r->target, why);
+		return 0;
+	}
+	if (named)
+		hib_err("target %s is in use: %s; overwrite_in_use names it, but the module refuses it without force = 1",
+			r->target, why);
+	else if (ov->value)
+		hib_err("target %s is in use: %s; overwrite_in_use = %s names another device, so it is not overwritten",
+			r->target, why, ov->value);
+	else
+		hib_err("target %s is in use: %s; the image would destroy what is on it, so it is refused even with force = 1 and --force; to overwrite it anyway, set overwrite_in_use = %s and force = 1 in the profile",
+			r->target, why, r->target);
+	note(r, "check: target %s in use (%s): FAILED", r->target, why);
+	return HIB_EXIT_FAILURE;
+}
+
+/*
+ * resume_location is "DEVICE:PAGE" (the parser checked the form); the
+ * module takes it only when DEVICE is a block device.
+ */
+static int check_resume_location(struct run *r)
+{
+	const struct prof_val *v = &r->prof.v[K_RESUME_LOCATION];
+	char where[PATH_MAX + 32], dev[PATH_MAX];
+	const char *err = NULL;
+	struct stat st;
+	uint64_t page;
+
+	prof_where(v, where, sizeof(where));
+	if (check_location(v->value, dev, sizeof(dev), &page))
+		err = "expected DEVICE:PAGE";
+	else if (stat(dev, &st))
+		err = strerror(errno);
+	else if (!S_ISBLK(st.st_mode))
+		err = "not a block device";
+	if (err) {
+		hib_err("%s: key 'resume_location': %s: %s", where, v->value,
+			err);
+		note(r, "check: resume location %s: %s: FAILED", v->value,
+		     err);
+		return HIB_EXIT_FAILURE;
+	}
+	snprintf(r->target, sizeof(r->target), "%s", v->value);
+	note(r, "check: resume location %s (key resume_location): device %s exists",
+	     r->target, dev);
+	return 0;
+}
+
 static int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
@@ -545,13 +676,8 @@ static int check_target(struct run *r, bool need_room)
 
 	prof_where(tv, where, sizeof(where));
 	/* Resuming needs only the location (the file's filesystem is not mounted). */
-	if (!need_room && r->prof.v[K_RESUME_LOCATION].value) {
-		snprintf(r->target, sizeof(r->target), "%s",
-			 r->prof.v[K_RESUME_LOCATION].value);
-		note(r, "check: resume location %s (key resume_location)",
-		     r->target);
-		return 0;
-	}
+	if (!need_room && r->prof.v[K_RESUME_LOCATION].value)
+		return check_resume_location(r);
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,
@@ -572,6 +698,24 @@ static int check_target(struct run *r, bool need_room)
 		snprintf(msg, sizeof(msg), "target %s is not a %s", r->target,
 			 file_writer(r) ? "regular file" : "block device");
 		return soft_fail(r, msg);
+	}
+	/* What the module refuses when the target is written: say it first. */
+	if (S_ISREG(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "file")) {
+		if (check_file_target(&check_sys_default, r->target, msg,
+				      sizeof(msg))) {
+			hib_err("%s: key 'target': %s %s", where, r->target,
+				msg);
+			note(r, "check: target %s: refused by the file writer: FAILED",
+			     r->target);
+			return HIB_EXIT_FAILURE;
+		}
+		note(r, "check: target %s: every page written, not swap",
+		     r->target);
+	}
+	if (S_ISBLK(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "bdev")) {
+		ret = check_in_use(r, &st);
+		if (ret)
+			return ret;
 	}
 	if (!sys_block_info(r->target, &size, &ro)) {
 		hib_verbose("target %s: %llu MiB%s", r->target,
@@ -720,21 +864,26 @@ static void unload(struct run *r)
 		module_unload();
 }
 
+/*
+ * The profile is written (and each key read back) and selected before
+ * any hook runs: a key the kernel refuses then stops the cycle while
+ * the services the hooks would stop still run.
+ */
 static int do_cycle(struct run *r, const char *word)
 {
 	const struct profile *p = &r->prof;
 	struct results res;
 	int ret, post;
 
+	ret = profile_apply(&r->cfs, p, r->target);
+	if (!ret)
+		ret = profile_select(&r->cfs, p->name);
+	if (ret)
+		return ret;
+	print_resume_location(r);
 	if (r->ctl->dry_run) {
 		print_hooks(r, "pre_hibernate", p->pre, p->npre);
-		ret = profile_apply(&r->cfs, p, r->target);
-		if (!ret)
-			ret = profile_select(&r->cfs, p->name);
-		if (!ret)
-			print_resume_location(r);
-		if (!ret)
-			ret = cfs_write(&r->cfs, "action", word);
+		ret = cfs_write(&r->cfs, "action", word);
 		print_hooks(r, "post_resume", p->post, p->npost);
 		unload(r);
 		return ret;
@@ -747,26 +896,19 @@ static int do_cycle(struct run *r, const char *word)
 			      p->hook_timeout, p->name, false);
 		return HIB_EXIT_CYCLE;
 	}
-	ret = profile_apply(&r->cfs, p, r->target);
-	if (!ret)
-		ret = profile_select(&r->cfs, p->name);
-	if (!ret)
-		print_resume_location(r);
-	if (!ret) {
-		hib_info("%s with profile '%s' (target %s)",
-			 strcmp(word, "test") ? "hibernating" : "testing",
-			 p->name, r->target);
-		ret = cfs_write(&r->cfs, "action", word);
-		/* Here the write has returned: after resume, or failed. */
-		if (ret) {
-			ret = action_failed(r, word, -ret);
-		} else {
-			results_read(&r->cfs, &res);
-			report(r, &res);
-			if (!strcmp(word, "test") && !res.verified) {
-				hib_err("test finished but the image was not verified");
-				ret = HIB_EXIT_CYCLE;
-			}
+	hib_info("%s with profile '%s' (target %s)",
+		 strcmp(word, "test") ? "hibernating" : "testing", p->name,
+		 r->target);
+	ret = cfs_write(&r->cfs, "action", word);
+	/* Here the write has returned: after resume, or failed. */
+	if (ret) {
+		ret = action_failed(r, word, -ret);
+	} else {
+		results_read(&r->cfs, &res);
+		report(r, &res);
+		if (!strcmp(word, "test") && !res.verified) {
+			hib_err("test finished but the image was not verified");
+			ret = HIB_EXIT_CYCLE;
 		}
 	}
 	post = hooks_run_all(p->post, p->npost, "post_resume", p->hook_file,
@@ -870,15 +1012,27 @@ static int do_resume(struct run *r, const char *word)
 
 int hib_run(const struct hib_ctl *ctl)
 {
-	struct run r = { .ctl = ctl, .lock_fd = -1 };
+	struct run r = { .ctl = ctl, .lock_fd = -1, .plan = stdout };
 	enum hib_action a = ctl->action;
+	size_t plan_len = 0;
+	char *plan = NULL;
 	int ret;
 
 	hib_verbosity = ctl->verbosity;
 	conf_init(&r.conf);
-	if (cfs_init(&r.cfs, ctl->configfs, ctl->dry_run, stdout)) {
+	/* --dry-run --json: the plan is collected, then printed as JSON. */
+	if (ctl->dry_run && ctl->json && a != ACT_STATUS &&
+	    a != ACT_LIST_PROFILES) {
+		r.plan = open_memstream(&plan, &plan_len);
+		if (!r.plan) {
+			hib_err("out of memory");
+			return HIB_EXIT_FAILURE;
+		}
+	}
+	if (cfs_init(&r.cfs, ctl->configfs, ctl->dry_run, r.plan)) {
 		hib_err("--configfs: path too long");
-		return HIB_EXIT_USAGE;
+		ret = HIB_EXIT_USAGE;
+		goto out;
 	}
 	if (a == ACT_STATUS)
 		return show_status(&r);
@@ -900,9 +1054,15 @@ int hib_run(const struct hib_ctl *ctl)
 	note(&r, "hibernate --dry-run: action '%s', profile '%s' from %s",
 	     hib_action_word(a), r.prof.name, r.conf.path);
 	note_root(&r);
+	/* The same checks, in the same order, for a dry run and a real one. */
+	caps_builtin(&r.caps);
 	ret = check_hooks(&r);
 	if (!ret)
 		ret = check_module_trust(&r);
+	if (!ret)
+		ret = check_module_file(&r);
+	if (!ret)
+		ret = check_words(&r);
 	if (!ret)
 		ret = take_lock(&r);
 	if (!ret)
@@ -919,11 +1079,17 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = do_cycle(&r, hib_action_word(a));
 	else
 		ret = do_resume(&r, hib_action_word(a));
-	if (!ret && r.check_failed)
-		ret = HIB_EXIT_FAILURE;
 out:
 	swap_on_demand(&r, false);
 	lock_release(r.lock_fd);
+	if (r.plan != stdout) {
+		fclose(r.plan);
+		plan_json(stdout, hib_action_word(a),
+			  r.prof.name ? r.prof.name : ctl->profile,
+			  r.conf.path ? r.conf.path : ctl->config,
+			  plan ? plan : "", r.conf.errors, r.conf.nerr, ret);
+		free(plan);
+	}
 	profile_free(&r.prof);
 	conf_free(&r.conf);
 	return ret;

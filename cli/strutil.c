@@ -134,46 +134,88 @@ size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* Rejects overlong forms, surrogates and code points above U+10FFFF. */
-bool utf8_valid(const char *str, size_t len)
+/*
+ * The length of the valid UTF-8 character at the start of @str (at most
+ * @len bytes), or 0 when it is not one: a stray or missing continuation
+ * byte, an overlong form, a surrogate, a code point above U+10FFFF.
+ */
+size_t utf8_char_len(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
+	unsigned char c;
+	size_t n, k;
+	uint32_t cp;
+
+	if (!len)
+		return 0;
+	c = s[0];
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xe0) == 0xc0) {
+		n = 1;
+		cp = c & 0x1f;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 2;
+		cp = c & 0x0f;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 3;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	if (n >= len)
+		return 0;
+	for (k = 1; k <= n; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[k] & 0x3f);
+	}
+	if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+	    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n + 1;
+}
+
+bool utf8_valid(const char *str, size_t len)
+{
+	size_t i = 0, n;
 
 	while (i < len) {
-		unsigned char c = s[i];
-		size_t n, k;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
+		n = utf8_char_len(str + i, len - i);
+		if (!n)
 			return false;
-		}
-		if (i + n >= len)
-			return false;
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
-		    (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += n + 1;
+		i += n;
 	}
 	return true;
+}
+
+/*
+ * A string cut at a byte count may end inside a character: drop that
+ * partial character so the cut falls on a character boundary.  A lead
+ * byte with fewer continuation bytes after it than it announces, at the
+ * very end, is such a partial character; invalid bytes elsewhere stay
+ * (the JSON writer replaces them).
+ */
+void utf8_cut_partial(char *str)
+{
+	unsigned char *s = (unsigned char *)str;
+	size_t len = strlen(str), i, need;
+
+	/* A character is at most 4 bytes: look at the last 3 only. */
+	for (i = len; i > 0 && len - i < 3; i--) {
+		unsigned char c = s[i - 1];
+
+		if ((c & 0xc0) == 0x80)
+			continue;	/* continuation: keep looking back */
+		if (c < 0x80)
+			return;
+		need = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 :
+		       (c & 0xf8) == 0xf0 ? 4 : 0;
+		if (need && len - (i - 1) < need)
+			s[i - 1] = '\0';
+		return;
+	}
 }
 
 /* A word as the kernel matches it: lower case letters, digits, '_'. */

@@ -13,6 +13,8 @@ int parse_u64(const char *s, uint64_t *out);
 int parse_size(const char *s, uint64_t *out);
 size_t edit_distance(const char *a, const char *b);
 bool utf8_valid(const char *s, size_t len);
+size_t utf8_char_len(const char *s, size_t len);
+void utf8_cut_partial(char *s);
 bool str_is_word(const char *s);
 bool word_in_list(const char *word, const char *list);
 

@@ -97,18 +97,20 @@ expect_rc "compressor not offered exits 3" 3 \
 
 # The kernel refuses a key: a directory where the attribute should be.
 rm "$CFS/profiles/p/io_depth" && mkdir "$CFS/profiles/p/io_depth"
+hooks_before=$(wc -l <"$T/hooks")
 expect_rc "kernel refusal exits 4" 4 \
 	"$HIB" -c "$T/h.conf" --configfs "$CFS" -p p --test -f
 check "refusal names key, line and errno" \
 	grep -q "h.conf:9: key 'io_depth' = '99': the kernel refused it: Is a directory" "$T/err"
-check "refusal runs post hooks after pre hooks" test "$(tail -1 "$T/hooks")" = post
+check "refusal runs no hook (the profile is written before the hooks)" \
+	test "$(wc -l <"$T/hooks")" = "$hooks_before"
 fake_tree "$CFS"
 
 # A failing pre hook aborts before anything is written.
-printf '[default]\ntarget = %s\npre_hibernate = exit 1\n' "$T/target" >"$T/fail.conf"
+printf '[default]\ntarget = %s\npre_hibernate = exit 1\n[p]\n' "$T/target" >"$T/fail.conf"
 : >"$CFS/action"
 expect_rc "failing pre hook exits 5" 5 \
-	"$HIB" -c "$T/fail.conf" --configfs "$CFS" --test -f
+	"$HIB" -c "$T/fail.conf" --configfs "$CFS" -p p --test -f
 check "failing pre hook wrote no action" test ! -s "$CFS/action"
 
 # Busy: the lock is held, or a cycle runs.

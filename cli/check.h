@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The checks on a target that the kernel (or swapon) would otherwise make
+ * only in the real run.  A dry run and a real run call the same functions,
+ * so both refuse the same targets with the same exit status.  Each
+ * returns 0 when the target is fine, else a negative errno with WHY
+ * saying what is wrong in words a user can act on.
+ */
+#ifndef HIB_CHECK_H
+#define HIB_CHECK_H
+
+#include <linux/fiemap.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define CHECK_PAGE		4096ULL
+#define CHECK_SYS_BLOCK		"/sys/dev/block"
+#define CHECK_MOUNTINFO		"/proc/self/mountinfo"
+
+/* Where the system facts come from; tests point these at a fake tree. */
+struct check_sys {
+	const char *swaps;	/* /proc/swaps */
+	const char *mountinfo;	/* /proc/self/mountinfo */
+	const char *sys_block;	/* /sys/dev/block */
+};
+
+extern const struct check_sys check_sys_default;
+
+/* Pure parts. */
+int check_extents(const struct fiemap_extent *ext, size_t n, uint64_t size,
+		  char *why, size_t len);
+bool check_swap_signature(const unsigned char *page, size_t len);
+int check_location(const char *val, char *dev, size_t devlen,
+		   uint64_t *page);
+
+/* Against the system. */
+int check_file_target(const struct check_sys *sys, const char *path,
+		      char *why, size_t len);
+int check_dev_in_use(const struct check_sys *sys, dev_t dev, char *why,
+		     size_t len);
+int check_has_swap_signature(const char *path, char *why, size_t len);
+
+#endif

@@ -1,0 +1,189 @@
+#!/bin/bash
+# The dry run predicts the real run: for each case, hibernate --test
+# --dry-run and hibernate --test (or --resume) against a fake configfs
+# tree (plain files: a real run writes only those, so an accepted case
+# harms nothing) must exit with the same status, the one wanted.  Then the
+# JSON outputs, parsed by a strict parser (UTF-8 decoding errors fail).
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export HIBERNATE_LOCK_FILE=$T/lock
+CFS=$T/cfs
+
+fake_tree() {
+	local a
+	rm -rf "$CFS"
+	mkdir -p "$CFS/profiles/p" "$CFS/results"
+	echo idle >"$CFS/state"
+	echo "suspend2 0.1 image-format 1" >"$CFS/version"
+	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	: >"$CFS/profile"
+	: >"$CFS/action"
+	for a in writer target compressor compress_threads checksum \
+		image_size_limit freezer_timeout_ms io_depth powerdown force; do
+		: >"$CFS/profiles/p/$a"
+	done
+	echo tested >"$CFS/results/status"
+	echo yes >"$CFS/results/verified"
+}
+
+# strict_json FILE: one JSON document, strictly UTF-8.
+strict_json() {
+	python3 -c 'import json, sys
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))' "$1"
+}
+
+# same NAME WANT [ARGS...]: --test dry run and real run of profile p with
+# configuration $T/c.conf exit with WANT, and the real run ran no hook.
+same() {
+	local name=$1 want=$2 drc rrc
+	shift 2
+	fake_tree
+	rm -f "$T/hooks"
+	"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p -n "$@" \
+		>"$T/dry.out" 2>"$T/dry.err"
+	drc=$?
+	"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p "$@" \
+		>"$T/real.out" 2>"$T/real.err"
+	rrc=$?
+	if [[ $drc == "$want" && $rrc == "$want" ]]; then
+		pass "$name: dry run and real run exit $want ($(head -c 150 "$T/real.err" | head -n 1))"
+	else
+		fail "$name: dry run exit $drc, real run exit $rrc, wanted $want"
+		sed 's/^/    /' "$T/dry.err" "$T/real.err" | head -10
+	fi
+	if [[ $want != 0 && -e $T/hooks ]]; then
+		fail "$name: a refused run ran a hook"
+	fi
+}
+
+# conf WRITER TARGET [MORE LINES]: $T/c.conf with profile p.
+conf() {
+	local w=$1 t=$2
+	shift 2
+	{
+		printf '[default]\nwriter = %s\ntarget = %s\n' "$w" "$t"
+		printf 'pre_hibernate = echo pre >>%s\n' "$T/hooks"
+		printf '[p]\n'
+		for l in "$@"; do printf '%s\n' "$l"; done
+	} >"$T/c.conf"
+	chmod 0644 "$T/c.conf"
+}
+
+dd if=/dev/zero of="$T/full" bs=64k count=4 status=none
+truncate -s 256K "$T/sparse"
+printf 'ab' >"$T/two"
+fallocate -l 256K "$T/falloc" 2>/dev/null || cp "$T/sparse" "$T/falloc"
+dd if=/dev/zero of="$T/noswap" bs=64k count=4 status=none
+
+conf file "$T/full"
+same "file target written in full" 0 --test
+conf file "$T/sparse"
+same "sparse file target" 1 --test
+check "sparse file: the message says hole" grep -q "has a hole at byte 0" "$T/real.err"
+conf file "$T/falloc"
+same "fallocated file target" 1 --test
+check "fallocated file: the message says unwritten" grep -q "unwritten" "$T/real.err"
+conf file "$T/two"
+same "two-byte file target" 1 --test
+if [[ -d /dev/shm && -w /dev/shm ]]; then
+	dd if=/dev/zero of=/dev/shm/hib-dryrun-$$ bs=64k count=4 status=none
+	conf file /dev/shm/hib-dryrun-$$
+	same "file target on tmpfs" 1 --test
+	check "tmpfs: the message says tmpfs" grep -q "is on tmpfs" "$T/real.err"
+	rm -f /dev/shm/hib-dryrun-$$
+fi
+
+# The root filesystem's device (or the disk holding it), with force = 1:
+# a real run against a fake tree writes plain files only.
+rootdev=$(awk '$5 == "/" { print $3; exit }' /proc/self/mountinfo)
+rootnode=
+if [[ -n $rootdev && -e /sys/dev/block/$rootdev ]]; then
+	rootnode=/dev/$(basename "$(readlink -f "/sys/dev/block/$rootdev")")
+fi
+if [[ -b $rootnode ]]; then
+	conf bdev "$rootnode" "force = 1"
+	same "bdev target: the mounted root device, force = 1" 1 --test
+	check "mounted root: the message says mounted on /" \
+		grep -q "is mounted on /[;)]\|is mounted on /$" "$T/real.err"
+	conf bdev "$rootnode" "force = 1" "overwrite_in_use = $rootnode"
+	same "bdev target: the mounted root device, confirmed" 0 --test
+	conf bdev "$rootnode" "overwrite_in_use = $rootnode"
+	same "bdev target: confirmed but force = 0" 1 --test
+	conf bdev "$rootnode" "force = 1" "overwrite_in_use = /dev/null"
+	same "bdev target: overwrite_in_use names another device" 1 --test
+else
+	echo "note: root is not on a block device here; bdev cases skipped"
+fi
+
+conf swap "$T/noswap" "swap_on_demand = yes"
+same "swap_on_demand, no swap signature" 1 --test -f
+check "no signature: the message says mkswap" grep -q "mkswap" "$T/real.err"
+
+conf swap "$T/full" "compressor = brotli"
+same "compressor the module does not know" 3 --test -f
+conf swap "$T/full" "checksum = sha1"
+same "checksum the module does not know" 3 --test -f
+conf swap "$T/full" "writer = nfs"
+same "writer the module does not know" 3 --test -f
+conf swap "$T/full" "image_size_limit = 8388608T"
+same "image_size_limit = 2^63" 3 --test -f
+check "2^63: file:line and the range" \
+	grep -q "c.conf:6: key 'image_size_limit': expected a value from 0 to 9223372036854775807" "$T/real.err"
+conf swap "$T/full" "image_size_limit = 9223372036854775807"
+same "image_size_limit = 2^63 - 1" 0 --test -f
+conf swap "$T/full" "resume_location = /dev/vda"
+same "resume_location without a page" 3 --resume -f
+check "resume_location: says what it expected" \
+	grep -q "c.conf:6: key 'resume_location': expected DEVICE:PAGE" "$T/real.err"
+conf swap "$T/full" "resume_location = /dev/nosuch-hib:12"
+same "resume_location on a missing device" 1 --resume -f
+conf swap "$T/full" "[acpi]" "ac_profile = nosuch"
+same "[acpi] names a missing profile" 3 --test -f
+check "[acpi]: file:line and the name" \
+	grep -q "c.conf:7: key 'ac_profile': no profile 'nosuch'" "$T/real.err"
+
+# Hooks run only after every key was written and accepted: a key the
+# "kernel" refuses (a directory where the attribute is) runs no hook.
+conf swap "$T/full" "io_depth = 99"
+fake_tree
+rm "$CFS/profiles/p/io_depth" && mkdir "$CFS/profiles/p/io_depth"
+rm -f "$T/hooks"
+expect_rc "refused key exits 4" 4 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f
+check "refused key: no hook ran" test ! -e "$T/hooks"
+fake_tree
+expect_rc "accepted profile: hooks run" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f
+check "accepted profile: the pre hook ran" grep -qx pre "$T/hooks"
+
+# JSON.
+conf swap "$T/full"
+fake_tree
+expect_rc "--dry-run --json" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f -n --json
+check "--dry-run --json is strict JSON" strict_json "$T/out"
+check "--dry-run --json: the action write is the last step" \
+	test "$(jq -c '.steps[-1]' "$T/out")" = "{\"do\":\"write\",\"path\":\"$CFS/action\",\"value\":\"test\"}"
+check "--dry-run --json: exit_status 0" test "$(jq .exit_status "$T/out")" = 0
+conf file "$T/sparse"
+expect_rc "--dry-run --json of a refused target" 1 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -n --json
+check "refused --dry-run --json is strict JSON" strict_json "$T/out"
+check "refused --dry-run --json: exit_status 1" test "$(jq .exit_status "$T/out")" = 1
+printf '[default]\ntarget = /x\ncompresor = lz4\n\xff\n' >"$T/bad.conf"
+expect_rc "--dry-run --json of a bad configuration" 3 "$HIB" -c "$T/bad.conf" --configfs "$CFS" -n --json
+check "bad configuration: strict JSON with the errors" strict_json "$T/out"
+check "bad configuration: two errors listed" test "$(jq '.config_errors | length' "$T/out")" = 2
+expect_rc "--status --json without the module" 1 "$HIB" --configfs "$T/nosuch" --status --json
+check "--status --json without the module is strict JSON" strict_json "$T/out"
+check "--status --json without the module: loaded false" test "$(jq .loaded "$T/out")" = false
+# A task name cut inside a character, invalid bytes, and an error the
+# reader cuts at its buffer's end in the middle of a character.
+fake_tree
+printf 'caf\xc3\n\xe2\x82\n\xff\xfeok \xe2\x82\xac\n' >"$CFS/results/refused_tasks"
+python3 -c 'import sys; sys.stdout.buffer.write(b"ee" + "\u00e9".encode() * 300)' >"$CFS/results/error"
+expect_rc "--status --json with invalid UTF-8 in results" 0 "$HIB" --configfs "$CFS" --status --json
+check "invalid UTF-8 in results: strict JSON" strict_json "$T/out"
+check "invalid bytes become U+FFFD, valid characters stay" python3 -c 'import json, sys
+r = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))["results"]
+assert r["refused_tasks"] == ["caf\ufffd", "\ufffd\ufffd", "\ufffd\ufffdok \u20ac"], r["refused_tasks"]' "$T/out"
+check "a cut error ends on a character boundary" python3 -c 'import json, sys
+r = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))["results"]
+assert r["error"] == "ee" + "\u00e9" * 254, repr(r["error"][-5:])' "$T/out"
