@@ -4,6 +4,8 @@
  * frozen first, then the caller syncs (so that nothing written before the
  * freeze can be lost, even if the image is never resumed), and the
  * freezable kernel threads are frozen last, by hibernation_snapshot().
+ * The caller also syncs before the freeze, as mainline does, and its sync
+ * after the freeze is bounded: core/sync.c says why.
  *
  * The freezer's notifier tells us which tasks refused and how long the
  * kernel-thread phase took; both are recorded in the results.
