@@ -15,10 +15,12 @@
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "caps.h"
@@ -588,6 +590,31 @@ static void print_resume_location(struct run *r)
 }
 
 /*
+ * The file writer writes the image to the file's blocks behind the
+ * filesystem's back, so the module takes a file only on a filesystem
+ * that never moves them (ext2/3/4, xfs) and says why in the kernel log.
+ * Said here too, before anything changed, the user sees why and what to
+ * use instead; --force cannot help, the module would refuse anyway.
+ */
+static int check_file_fs(struct run *r)
+{
+	struct statfs sf;
+
+	if (statfs(r->target, &sf) || sf.f_type == EXT4_SUPER_MAGIC ||
+	    sf.f_type == XFS_SUPER_MAGIC)
+		return 0;
+	if (sf.f_type == F2FS_SUPER_MAGIC)
+		hib_err("target %s is on f2fs, whose garbage collector moves the blocks of a file that is not pinned: an image written there could be overwritten; use a swap file there with writer = swapfile (f2fs pins an active swap file), or a partition (writer = bdev or swap)",
+			r->target);
+	else
+		hib_err("target %s is on a filesystem (type 0x%lx) the file writer does not trust to keep a file's blocks in place (it takes ext2, ext3, ext4 and xfs); use a swap file with writer = swapfile, or a partition (writer = bdev or swap)",
+			r->target, (unsigned long)sf.f_type);
+	note(r, "check: target %s: filesystem refused by the file writer: FAILED",
+	     r->target);
+	return HIB_EXIT_FAILURE;
+}
+
+/*
  * A device in use (mounted, active swap, held by device-mapper or md,
  * itself or one of its partitions) would be destroyed by the image.  The
  * module writes it with force = 1, and force = 1 is one key a user may
@@ -714,6 +741,12 @@ static int check_target(struct run *r, bool need_room)
 	}
 	if (S_ISBLK(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "bdev")) {
 		ret = check_in_use(r, &st);
+		if (ret)
+			return ret;
+	}
+	/* The module refuses it for every action, at the target write. */
+	if (S_ISREG(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "file")) {
+		ret = check_file_fs(r);
 		if (ret)
 			return ret;
 	}
