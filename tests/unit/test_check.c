@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pure parts of the checks a dry run and a real run share: file
+ * extents, swap signature, DEVICE:PAGE, a device in use (against a fake
+ * sysfs and mountinfo), the configuration keys they rely on, and JSON
+ * strings that stay valid UTF-8 whatever bytes they are given.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "../../cli/check.h"
+#include "../../cli/common.h"
+#include "../../cli/conf.h"
+#include "../../cli/report.h"
+#include "../../cli/strutil.h"
+#include "test_util.h"
+
+#define P CHECK_PAGE
+
+/* mkdir -p DIR/REL. */
+static void mkdir_p(const char *dir, const char *rel)
+{
+	char path[4200], *p;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (p = path + strlen(dir) + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+static void ext_set(struct fiemap_extent *e, uint64_t logical, uint64_t len,
+		    uint32_t flags)
+{
+	memset(e, 0, sizeof(*e));
+	e->fe_logical = logical;
+	e->fe_physical = 1000 * P + logical;
+	e->fe_length = len;
+	e->fe_flags = flags;
+}
+
+static void test_extents(void **state)
+{
+	struct fiemap_extent e[3];
+	char why[256];
+
+	(void)state;
+	/* Written in full, in two extents; the partial last page is not mapped. */
+	ext_set(&e[0], 0, 4 * P, 0);
+	ext_set(&e[1], 4 * P, 4 * P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 2, 8 * P + 100, why, sizeof(why)), 0);
+	/* A hole in the middle. */
+	ext_set(&e[1], 5 * P, 3 * P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "hole at byte 16384"));
+	/* Sparse from the start, and no extent at all. */
+	ext_set(&e[0], P, 7 * P, 0);
+	assert_int_equal(check_extents(e, 1, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "hole at byte 0"));
+	assert_int_equal(check_extents(e, 0, 8 * P, why, sizeof(why)), -EINVAL);
+	/* Shorter than the file: the tail is a hole. */
+	ext_set(&e[0], 0, 6 * P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 1, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "hole at byte 24576"));
+	/* Fallocated: unwritten. */
+	ext_set(&e[0], 0, 8 * P, FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 1, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "unwritten"));
+	/* Reflinked. */
+	ext_set(&e[0], 0, 4 * P, 0);
+	ext_set(&e[1], 4 * P, 4 * P, FIEMAP_EXTENT_SHARED | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "shared"));
+	assert_non_null(strstr(why, "16384"));
+	/* Inline data. */
+	ext_set(&e[0], 0, 8 * P, FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 1, 8 * P, why, sizeof(why)), -EINVAL);
+	/* A bad extent past the mapped pages does not matter. */
+	ext_set(&e[0], 0, 8 * P, 0);
+	ext_set(&e[1], 8 * P, P, FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents(e, 2, 8 * P + 10, why, sizeof(why)), 0);
+}
+
+static void test_swap_signature(void **state)
+{
+	unsigned char page[P];
+
+	(void)state;
+	memset(page, 0, sizeof(page));
+	assert_false(check_swap_signature(page, sizeof(page)));
+	memcpy(page + P - 10, "SWAPSPACE2", 10);
+	assert_true(check_swap_signature(page, sizeof(page)));
+	assert_false(check_swap_signature(page, P - 1));
+	memcpy(page + P - 10, "SWAP-SPACE", 10);
+	assert_true(check_swap_signature(page, sizeof(page)));
+	memcpy(page + P - 10, "SWAPSPACE3", 10);
+	assert_false(check_swap_signature(page, sizeof(page)));
+}
+
+static void test_location(void **state)
+{
+	char dev[64];
+	uint64_t page = 0;
+
+	(void)state;
+	assert_int_equal(check_location("/dev/sda2:34816", dev, sizeof(dev),
+					&page), 0);
+	assert_string_equal(dev, "/dev/sda2");
+	assert_int_equal(page, 34816);
+	assert_int_equal(check_location("/dev/disk/by-id/a:b:7", dev,
+					sizeof(dev), &page), 0);
+	assert_string_equal(dev, "/dev/disk/by-id/a:b");
+	assert_int_equal(page, 7);
+	assert_int_equal(check_location("/dev/sda2", dev, sizeof(dev), &page),
+			 -EINVAL);
+	assert_int_equal(check_location("/dev/sda2:", dev, sizeof(dev), &page),
+			 -EINVAL);
+	assert_int_equal(check_location("/dev/sda2:x1", dev, sizeof(dev),
+					&page), -EINVAL);
+	assert_int_equal(check_location("/dev/sda2:-1", dev, sizeof(dev),
+					&page), -EINVAL);
+	assert_int_equal(check_location("dev/sda2:1", dev, sizeof(dev), &page),
+			 -EINVAL);
+	assert_int_equal(check_location("/:1", dev, sizeof(dev), &page),
+			 -EINVAL);
+	assert_int_equal(check_location("/dev/a:1/b", dev, sizeof(dev), &page),
+			 -EINVAL);
+	assert_int_equal(check_location("/dev/sda2:99999999999999999999", dev,
+					sizeof(dev), &page), -EINVAL);
+	assert_int_equal(check_location("/dev/very/long/name:1", dev, 8, &page),
+			 -EINVAL);
+}
+
+/*
+ * A fake /sys/dev/block: 8:0 (a disk) with partitions sda1 (8:1) and
+ * sda2 (8:2), 8:16 (a disk held by dm-0), 8:32 (free); mountinfo mounts
+ * 8:1 on / and 8:48 on /data.
+ */
+static char *fake_sys(struct check_sys *sys, char *mi, char *sw, char *sb,
+		      size_t len)
+{
+	char *d = tmp_tree();
+
+	put_file(d, "mountinfo",
+		 "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		 "23 22 0:21 / /proc rw - proc proc rw\n"
+		 "24 22 8:48 / /data rw - ext4 /dev/sdd rw\n");
+	put_file(d, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+	mkdir_p(d, "block/8:0/sda1/holders");
+	mkdir_p(d, "block/8:0/sda2/holders");
+	mkdir_p(d, "block/8:0/holders");
+	put_file(d, "block/8:0/sda1/partition", "1\n");
+	put_file(d, "block/8:0/sda1/dev", "8:1\n");
+	put_file(d, "block/8:0/sda2/partition", "2\n");
+	put_file(d, "block/8:0/sda2/dev", "8:2\n");
+	mkdir_p(d, "block/8:0/queue");
+	mkdir_p(d, "block/8:16/holders/dm-0");
+	mkdir_p(d, "block/8:32/holders");
+	mkdir_p(d, "block/8:48/holders");
+	snprintf(mi, len, "%s/mountinfo", d);
+	snprintf(sw, len, "%s/swaps", d);
+	snprintf(sb, len, "%s/block", d);
+	sys->mountinfo = mi;
+	sys->swaps = sw;
+	sys->sys_block = sb;
+	return d;
+}
+
+static void test_dev_in_use(void **state)
+{
+	char mi[4200], sw[4200], sb[4200], why[1024];
+	struct check_sys sys;
+	char *d = fake_sys(&sys, mi, sw, sb, sizeof(mi));
+
+	(void)state;
+	/* The disk whose partition is the root filesystem. */
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 0), why,
+					  sizeof(why)), 1);
+	assert_string_equal(why, "its partition sda1 is mounted on /");
+	/* That partition itself; the other one is free. */
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 1), why,
+					  sizeof(why)), 1);
+	assert_string_equal(why, "is mounted on /");
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 2), why,
+					  sizeof(why)), 0);
+	assert_string_equal(why, "");
+	/* Held by device-mapper. */
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 16), why,
+					  sizeof(why)), 1);
+	assert_non_null(strstr(why, "is held by dm-0"));
+	/* Free, and mounted without partitions. */
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 32), why,
+					  sizeof(why)), 0);
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 48), why,
+					  sizeof(why)), 1);
+	assert_string_equal(why, "is mounted on /data");
+	/* A reason cut to the buffer still ends in a NUL. */
+	assert_int_equal(check_dev_in_use(&sys, makedev(8, 0), why, 8), 1);
+	assert_int_equal(strlen(why), 7);
+	rm_tree(d);
+	free(d);
+}
+
+static int parse(struct conf *c, const char *text)
+{
+	conf_init(c);
+	return conf_parse_buffer(c, "t.conf", text, strlen(text));
+}
+
+static void test_conf_keys(void **state)
+{
+	struct conf c;
+
+	(void)state;
+	/* image_size_limit: 2^63 - 1 at most (the kernel's s64). */
+	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 9223372036854775807\n"), 0);
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 9223372036854775808\n"), -EINVAL);
+	assert_non_null(strstr(c.errors[0], "t.conf:2: key 'image_size_limit': expected a value from 0 to 9223372036854775807"));
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 8388608T\n"), -EINVAL);
+	conf_free(&c);
+	/* resume_location: DEVICE:PAGE only. */
+	assert_int_equal(parse(&c, "[default]\nresume_location = /dev/vdb:34816\n"), 0);
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\nresume_location = /dev/vdb\n"), -EINVAL);
+	assert_non_null(strstr(c.errors[0], "t.conf:2: key 'resume_location': expected DEVICE:PAGE"));
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\nresume_location = UUID=abc:1\n"), -EINVAL);
+	conf_free(&c);
+	/* [acpi] names profiles that exist (default always does). */
+	assert_int_equal(parse(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = battery\n"), 0);
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = batery\n"), -EINVAL);
+	assert_int_equal(c.nerr, 1);
+	assert_string_equal(c.errors[0], "t.conf:5: key 'battery_profile': no profile 'batery' (did you mean 'battery'?)");
+	conf_free(&c);
+	/* overwrite_in_use: a device, like target. */
+	assert_int_equal(parse(&c, "[default]\noverwrite_in_use = /dev/vda\n"), 0);
+	conf_free(&c);
+	assert_int_equal(parse(&c, "[default]\noverwrite_in_use = vda\n"), -EINVAL);
+	conf_free(&c);
+}
+
+/* json_string of S, as a malloc'ed string. */
+static char *json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	json_string(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_utf8(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "plain", "\"plain\"" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
+		  "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		/* A task name cut inside a character. */
+		{ "kworker\xc3", "\"kworker\\ufffd\"" },
+		{ "\xe2\x82", "\"\\ufffd\\ufffd\"" },
+		/* Stray bytes, overlong forms, surrogates, beyond U+10FFFF. */
+		{ "a\xffz", "\"a\\ufffdz\"" },
+		{ "\xc0\xaf", "\"\\ufffd\\ufffd\"" },
+		{ "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },
+		{ "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+		/* Quotes, backslashes and controls escaped. */
+		{ "q\"b\\n\nt\tc\x01\x7f", "\"q\\\"b\\\\n\\nt\\tc\\u0001\\u007f\"" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *j = json_of(cases[i].in);
+
+		assert_string_equal(j, cases[i].out);
+		assert_true(utf8_valid(j, strlen(j)));
+		free(j);
+	}
+}
+
+static void test_utf8_cut(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "abc", "abc" },
+		{ "ab\xc3", "ab" },
+		{ "ab\xc3\xa9", "ab\xc3\xa9" },
+		{ "a\xe2\x82", "a" },
+		{ "a\xe2", "a" },
+		{ "a\xe2\x82\xac", "a\xe2\x82\xac" },
+		{ "a\xf0\x9f\x98", "a" },
+		{ "a\xf0\x9f\x98\x80", "a\xf0\x9f\x98\x80" },
+		/* Not a cut character: left for the JSON writer to replace. */
+		{ "a\x80", "a\x80" },
+		{ "", "" },
+	};
+	char buf[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(buf, sizeof(buf), "%s", cases[i].in);
+		utf8_cut_partial(buf);
+		assert_string_equal(buf, cases[i].out);
+	}
+}
+
+static void test_plan_json(void **state)
+{
+	char *buf = NULL, *errs[1] = { "c.conf:2: bad \xff byte" };
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	plan_json(f, "hibernate", "p\xc3", "c.conf",
+		  "# hibernate --dry-run: action 'hibernate'\n"
+		  "# check: target /dev/vdb: exists\n"
+		  "mkdir /cfs/profiles/p\n"
+		  "/cfs/profiles/p/target = /dev/vdb\n"
+		  "# resume parameter: resume=/dev/vdb:0 (resume_location = /dev/vdb:0)\n"
+		  "# would run pre_hibernate hook: echo \"hi\"\n"
+		  "/cfs/action = hibernate\n", errs, 1, 0);
+	fclose(f);
+	assert_true(utf8_valid(buf, len));
+	assert_non_null(strstr(buf, "\"profile\": \"p\\ufffd\""));
+	assert_non_null(strstr(buf, "\"exit_status\": 0"));
+	assert_non_null(strstr(buf, "\"config_errors\": [\"c.conf:2: bad \\ufffd byte\"]"));
+	assert_non_null(strstr(buf, "\"checks\": [\n    \"target /dev/vdb: exists\"\n  ]"));
+	assert_non_null(strstr(buf, "{\"do\": \"mkdir\", \"path\": \"/cfs/profiles/p\"}"));
+	assert_non_null(strstr(buf, "{\"do\": \"write\", \"path\": \"/cfs/profiles/p/target\", \"value\": \"/dev/vdb\"}"));
+	assert_non_null(strstr(buf, "{\"do\": \"note\", \"text\": \"would run pre_hibernate hook: echo \\\"hi\\\"\"}"));
+	assert_non_null(strstr(buf, "\"resume_parameter\": \"resume=/dev/vdb:0 (resume_location = /dev/vdb:0)\""));
+	assert_null(strstr(buf, "--dry-run: action"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_extents),
+		cmocka_unit_test(test_swap_signature),
+		cmocka_unit_test(test_location),
+		cmocka_unit_test(test_dev_in_use),
+		cmocka_unit_test(test_conf_keys),
+		cmocka_unit_test(test_json_utf8),
+		cmocka_unit_test(test_utf8_cut),
+		cmocka_unit_test(test_plan_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
