@@ -40,61 +40,68 @@ void s2_image_put(struct s2_image *img)
 	img->nr_index = 0;
 }
 
+/*
+ * Reads the block index the header announces.  The header check bounded
+ * index_pages by the device and, through data_pages and image_pages, by
+ * memory; the walk follows at most that many next pointers and refuses a
+ * chain that loops, and no page of the device may serve as two parts of
+ * the image.
+ */
 static int read_index(struct s2_writer *w, struct s2_image *img,
-		      const char **why)
+		      const struct s2_image_limits *lim, const char **why)
 {
 	u64 data_pages = le64_to_cpu(img->header.data_pages);
-	u64 where = le64_to_cpu(img->header.first_index_page);
 	u32 n = le32_to_cpu(img->header.index_pages);
-	u64 dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
-	u32 i, j;
-	int error;
+	struct s2_index_walk iw;
+	u64 *locs, *keys;
+	int error = 0;
 
 	img->index = kvcalloc(n, sizeof(*img->index), GFP_KERNEL);
-	if (!img->index)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		u32 count = min_t(u64, S2_INDEX_ENTRIES,
-				  data_pages - (u64)i * S2_INDEX_ENTRIES);
-		struct s2_index_page *ip;
+	locs = kvcalloc(n, sizeof(*locs), GFP_KERNEL);
+	if (!img->index || !locs) {
+		*why = "no memory for the block index";
+		error = -ENOMEM;
+		goto out;
+	}
+	s2_index_walk_start(&iw, &img->header, lim, locs);
+	while (iw.done < n) {
+		struct s2_index_page *ip = (void *)__get_free_page(GFP_KERNEL);
 
-		if (!where || where >= dev_pages) {
-			*why = "block index points outside the device";
-			return -EINVAL;
+		if (!ip) {
+			*why = "no memory for the block index";
+			error = -ENOMEM;
+			goto out;
 		}
-		ip = (void *)__get_free_page(GFP_KERNEL);
-		if (!ip)
-			return -ENOMEM;
 		img->index[img->nr_index++] = ip;
-		error = s2_io_sync(w->bdev, REQ_OP_READ, where, ip);
+		error = s2_io_sync(w->bdev, REQ_OP_READ, iw.where, ip);
 		if (error) {
 			*why = "I/O error reading the block index";
-			return error;
+			goto out;
 		}
-		error = s2_index_check(ip, count, why);
+		error = s2_index_walk_page(&iw, ip, why);
 		if (error)
-			return error;
-		for (j = 0; j < count; j++) {
-			u64 loc = le64_to_cpu(ip->entry[j]);
-
-			if (!loc || loc >= dev_pages) {
-				*why = "block index entry outside the device";
-				return -EINVAL;
-			}
-		}
-		where = le64_to_cpu(ip->next);
+			goto out;
 	}
-	if (where) {
-		*why = "block index longer than the header says";
-		return -EINVAL;
+	/* data_pages + index_pages + 2 <= dev_pages: the header check. */
+	keys = kvmalloc_array(data_pages + n + 2, sizeof(*keys), GFP_KERNEL);
+	if (!keys) {
+		*why = "no memory for checking the block index";
+		error = -ENOMEM;
+		goto out;
 	}
-	return 0;
+	error = s2_index_overlaps(&iw, (void *)img->index, keys, why);
+	kvfree(keys);
+out:
+	kvfree(locs);
+	return error;
 }
 
 /*
  * Returns 0 with the image's header and index in @img, -ENODATA when the
  * target holds no image, or another error with *why saying why the image
- * found there cannot be used.
+ * found there cannot be used.  The image is untrusted input: the anchor,
+ * then the header, are checked against the device and this machine's
+ * memory before anything is allocated or read on their word.
  */
 int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 {
@@ -102,9 +109,14 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 		.release = init_utsname()->release,
 		.version = init_utsname()->version,
 		.machine = init_utsname()->machine,
+		.compressors = s2_compressor_names,
+	};
+	struct s2_image_limits lim = {
+		.dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT,
+		.ram_pages = totalram_pages(),
+		.anchor_page = w->anchor_page,
 	};
 	struct s2_anchor *anchor;
-	u64 header_page;
 	u32 header_crc;
 	void *page;
 	int error;
@@ -123,23 +135,20 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 		error = -ENODATA;
 		goto out;
 	}
-	header_page = le64_to_cpu(anchor->header_page);
-	header_crc = le32_to_cpu(anchor->header_crc);
-	if (!header_page ||
-	    header_page >= bdev_nr_bytes(w->bdev) >> PAGE_SHIFT) {
-		*why = "anchor points outside the device";
-		error = -EINVAL;
+	error = s2_anchor_check(anchor, &lim, why);
+	if (error)
 		goto out;
-	}
-	error = s2_io_sync(w->bdev, REQ_OP_READ, header_page, page);
+	lim.header_page = le64_to_cpu(anchor->header_page);
+	header_crc = le32_to_cpu(anchor->header_crc);
+	error = s2_io_sync(w->bdev, REQ_OP_READ, lim.header_page, page);
 	if (error) {
 		*why = "I/O error reading the image header";
 		goto out;
 	}
 	memcpy(&img->header, page, sizeof(img->header));
-	error = s2_header_check(&img->header, &kid, why);
+	error = s2_header_check(&img->header, &kid, &lim, why);
 	if (!error && le32_to_cpu(img->header.header_crc) != header_crc) {
-		*why = "anchor and header do not belong together (stale image)";
+		*why = "anchor header_crc does not match the image header (stale image)";
 		error = -EINVAL;
 	}
 	if (!error && !s2_compressor_available(img->header.compressor)) {
@@ -147,7 +156,7 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 		error = -EINVAL;
 	}
 	if (!error)
-		error = read_index(w, img, why);
+		error = read_index(w, img, &lim, why);
 	if (error)
 		s2_image_put(img);
 out:
@@ -248,7 +257,9 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 		*why = "data stream ends early (truncated image)";
 		return error == -ENODATA ? -EBADMSG : error;
 	}
-	error = s2_chunk_check(&ch, seq, why);
+	error = s2_chunk_check(&ch, seq, strcmp(si->img->header.compressor, "none"),
+			       le32_to_cpu(si->img->header.checksum) == S2_CHECKSUM_CRC32C,
+			       why);
 	if (error)
 		return -EBADMSG;
 	s->raw_len = le32_to_cpu(ch.raw_len);
@@ -329,7 +340,7 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		if (error) {
 			*why = s->why;
 		} else if (pages + s->raw_len / PAGE_SIZE > image_pages) {
-			*why = "chunks hold more pages than the image";
+			*why = "chunks hold more pages than the header's image_pages";
 			error = -EBADMSG;
 		} else if (restore) {
 			error = feed_snapshot(&handle, s->raw, s->raw_len);
@@ -343,7 +354,11 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		s2_progress_update(&progress, pages);
 	}
 	if (!error && pages != image_pages) {
-		*why = "image holds fewer pages than its header says";
+		*why = "chunks hold fewer pages than the header's image_pages";
+		error = -EBADMSG;
+	}
+	if (!error && l->si.left) {
+		*why = "data stream goes on after the last chunk (data_bytes too large)";
 		error = -EBADMSG;
 	}
 	if (!error)

@@ -7,6 +7,9 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sort.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include "format.h"
@@ -16,14 +19,23 @@ u32 s2_crc32c(const void *buf, size_t len)
 	return ~__crc32c_le(~0U, buf, len);
 }
 
-u32 s2_index_pages_for(u64 data_pages)
+/* Rounding up without adding first: any u64 may come from the disk. */
+static u64 div_up(u64 n, u64 d)
 {
-	return DIV_ROUND_UP_ULL(data_pages, S2_INDEX_ENTRIES);
+	u64 q = div64_u64(n, d);
+
+	return q + (q * d != n);
+}
+
+/* u64: an image's data_pages is untrusted and may be anything. */
+u64 s2_index_pages_for(u64 data_pages)
+{
+	return div_up(data_pages, S2_INDEX_ENTRIES);
 }
 
 u64 s2_max_chunks_for(u64 image_pages)
 {
-	return DIV_ROUND_UP_ULL(image_pages, S2_CHUNK_PAGES);
+	return div_up(image_pages, S2_CHUNK_PAGES);
 }
 
 /* crc32c of @len bytes at @buf as if the __le32 at @field were zero. */
@@ -80,64 +92,162 @@ static bool field_is_string(const char *s, size_t len)
 }
 
 /*
- * Returns 0 for an image this kernel may restore, else -EINVAL with *why
- * saying what is wrong, in words for the kernel log.  The checks run from
- * "is this an image at all" to "is it ours", so the reason is the first
- * thing a person would want to know.
+ * Only names from the list: the reader asks the crypto API about the
+ * compressor, which would load modules on the image's word.
  */
-int s2_header_check(const struct s2_image_header *h,
-		    const struct s2_kernel_id *kid, const char **why)
+static bool name_known(const char * const *names, const char *name)
+{
+	for (; *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
+static bool field_is_zero(const void *p, size_t len)
+{
+	return !memchr_inv(p, 0, len);
+}
+
+/* Is @page one the image's own pages may not be (anchor, header, beyond)? */
+static const char *bad_page(u64 page, const struct s2_image_limits *lim)
+{
+	if (!page || page >= lim->dev_pages)
+		return "outside the device";
+	if (page == lim->anchor_page)
+		return "at the anchor page";
+	if (page == lim->header_page)
+		return "at the image header";
+	return NULL;
+}
+
+/* Every refusal: -EINVAL, and why, naming the field at fault. */
+static int refuse(const char **why, const char *msg)
+{
+	*why = msg;
+	return -EINVAL;
+}
+
+/*
+ * The sizes of an image: each is checked against the device and memory
+ * before the reader allocates or reads anything because of it, in u64
+ * with overflow checks, since every one of them comes from the disk.
+ */
+static int header_check_sizes(const struct s2_image_header *h,
+			      const struct s2_image_limits *lim,
+			      const char **why)
 {
 	u64 image_pages = le64_to_cpu(h->image_pages);
 	u64 data_bytes = le64_to_cpu(h->data_bytes);
 	u64 data_pages = le64_to_cpu(h->data_pages);
 	u64 nr_chunks = le64_to_cpu(h->nr_chunks);
+	u64 index_pages = le32_to_cpu(h->index_pages);
+	u64 first = le64_to_cpu(h->first_index_page);
+	u64 max_bytes, min_stream, max_stream, raw_bytes, total;
+	const char *where;
 
-	if (memcmp(h->magic, S2_IMAGE_MAGIC, sizeof(h->magic))) {
-		*why = "no image header (bad magic)";
-		return -EINVAL;
-	}
-	if (le32_to_cpu(h->header_crc) != header_crc(h)) {
-		*why = "image header checksum mismatch (corrupt header)";
-		return -EINVAL;
-	}
-	if (le32_to_cpu(h->format_version) != S2_FORMAT_VERSION ||
-	    le32_to_cpu(h->header_size) != sizeof(*h)) {
-		*why = "image written by another format version";
-		return -EINVAL;
-	}
-	if (le32_to_cpu(h->page_size) != PAGE_SIZE) {
-		*why = "image written with another page size";
-		return -EINVAL;
-	}
-	if (!field_is_string(h->release, sizeof(h->release)) ||
-	    !field_is_string(h->version, sizeof(h->version)) ||
-	    !field_is_string(h->machine, sizeof(h->machine)) ||
-	    !field_is_string(h->compressor, sizeof(h->compressor))) {
-		*why = "image header has unterminated strings";
-		return -EINVAL;
-	}
-	if (strcmp(h->release, kid->release) ||
-	    strcmp(h->version, kid->version) ||
-	    strcmp(h->machine, kid->machine)) {
-		*why = "image written by another kernel";
-		return -EINVAL;
-	}
-	if (le32_to_cpu(h->checksum) > S2_CHECKSUM_CRC32C) {
-		*why = "unknown checksum kind";
-		return -EINVAL;
-	}
-	if (!image_pages || !data_pages || !nr_chunks ||
-	    le32_to_cpu(h->chunk_pages) != S2_CHUNK_PAGES ||
-	    nr_chunks > s2_max_chunks_for(image_pages) ||
-	    data_bytes > data_pages * PAGE_SIZE ||
-	    data_bytes <= (data_pages - 1) * PAGE_SIZE ||
-	    le32_to_cpu(h->index_pages) != s2_index_pages_for(data_pages) ||
-	    !le64_to_cpu(h->first_index_page)) {
-		*why = "image header sizes are inconsistent";
-		return -EINVAL;
+	if (le32_to_cpu(h->chunk_pages) != S2_CHUNK_PAGES)
+		return refuse(why, "image header chunk_pages is not this format's chunk size");
+	if (!image_pages)
+		return refuse(why, "image header image_pages is 0");
+	if (image_pages > lim->ram_pages)
+		return refuse(why, "image header image_pages exceeds this machine's memory");
+	/* Every chunk but the last holds S2_CHUNK_PAGES pages. */
+	if (nr_chunks != s2_max_chunks_for(image_pages))
+		return refuse(why, "image header nr_chunks does not match image_pages");
+	if (!data_pages)
+		return refuse(why, "image header data_pages is 0");
+	if (data_pages >= lim->dev_pages)
+		return refuse(why, "image header data_pages exceeds the device");
+	if (check_mul_overflow(data_pages, (u64)PAGE_SIZE, &max_bytes) ||
+	    data_bytes > max_bytes || data_bytes <= max_bytes - PAGE_SIZE)
+		return refuse(why, "image header data_bytes does not match data_pages");
+	/*
+	 * The stream is each chunk's header and at least one stored byte,
+	 * and never more than the header and the raw pages.
+	 */
+	if (check_mul_overflow(nr_chunks,
+			       (u64)sizeof(struct s2_chunk_header) + 1,
+			       &min_stream) ||
+	    check_mul_overflow(image_pages, (u64)PAGE_SIZE, &raw_bytes) ||
+	    check_add_overflow(raw_bytes,
+			       nr_chunks * sizeof(struct s2_chunk_header),
+			       &max_stream) ||
+	    data_bytes < min_stream || data_bytes > max_stream)
+		return refuse(why,
+			      "image header data_bytes does not fit nr_chunks and image_pages");
+	if (index_pages != s2_index_pages_for(data_pages))
+		return refuse(why, "image header index_pages does not match data_pages");
+	/* Data, index, header and anchor are distinct pages of the device. */
+	if (check_add_overflow(data_pages, index_pages + 2, &total) ||
+	    total > lim->dev_pages)
+		return refuse(why,
+			      "image does not fit on the device (data_pages + index_pages + header + anchor)");
+	where = bad_page(first, lim);
+	if (where) {
+		if (!first)
+			return refuse(why, "image header first_index_page is 0");
+		if (first >= lim->dev_pages)
+			return refuse(why,
+				      "image header first_index_page points outside the device");
+		if (first == lim->anchor_page)
+			return refuse(why,
+				      "image header first_index_page points at the anchor page");
+		return refuse(why, "image header first_index_page points at the image header");
 	}
 	return 0;
+}
+
+/*
+ * Returns 0 for an image this kernel may restore, else -EINVAL with *why
+ * saying what is wrong, in words for the kernel log, naming the field.
+ * The checks run from "is this an image at all" to "is it ours" to "does
+ * it fit", so the reason is the first thing a person would want to know.
+ */
+int s2_header_check(const struct s2_image_header *h,
+		    const struct s2_kernel_id *kid,
+		    const struct s2_image_limits *lim, const char **why)
+{
+	u32 threads = le32_to_cpu(h->threads);
+
+	if (memcmp(h->magic, S2_IMAGE_MAGIC, sizeof(h->magic)))
+		return refuse(why, "no image header at the anchor's header_page (bad magic)");
+	if (le32_to_cpu(h->header_crc) != header_crc(h))
+		return refuse(why, "image header checksum mismatch (corrupt header)");
+	if (le32_to_cpu(h->format_version) != S2_FORMAT_VERSION)
+		return refuse(why, "image written by another format version (format_version)");
+	if (le32_to_cpu(h->header_size) != sizeof(*h))
+		return refuse(why,
+			      "image header_size is not this format's (another format version)");
+	if (le32_to_cpu(h->page_size) != PAGE_SIZE)
+		return refuse(why, "image written with another page size (page_size)");
+	if (!field_is_string(h->release, sizeof(h->release)))
+		return refuse(why, "image header release is not a terminated string");
+	if (!field_is_string(h->version, sizeof(h->version)))
+		return refuse(why, "image header version is not a terminated string");
+	if (!field_is_string(h->machine, sizeof(h->machine)))
+		return refuse(why, "image header machine is not a terminated string");
+	if (!field_is_string(h->compressor, sizeof(h->compressor)))
+		return refuse(why, "image header compressor is not a terminated string");
+	if (strcmp(h->release, kid->release))
+		return refuse(why, "image written by another kernel (release differs)");
+	if (strcmp(h->version, kid->version))
+		return refuse(why, "image written by another kernel (version differs)");
+	if (strcmp(h->machine, kid->machine))
+		return refuse(why, "image written by another kernel (machine differs)");
+	if (!name_known(kid->compressors, h->compressor))
+		return refuse(why, "image header compressor is not one this kernel knows");
+	if (le32_to_cpu(h->checksum) > S2_CHECKSUM_CRC32C)
+		return refuse(why, "image header checksum names an unknown checksum kind");
+	/* Zero as written: anything else is another format or damage. */
+	if (!field_is_zero(h->pad, sizeof(h->pad)))
+		return refuse(why, "image header pad is not 0");
+	if (h->reserved)
+		return refuse(why, "image header reserved is not 0");
+	if (le32_to_cpu(h->flags) & ~S2_FLAGS_KNOWN)
+		return refuse(why, "image header flags has unknown bits");
+	if (!threads || threads > S2_MAX_THREADS)
+		return refuse(why, "image header threads out of range");
+	return header_check_sizes(h, lim, why);
 }
 
 void s2_anchor_set(struct s2_anchor *a, u64 header_page, u32 header_crc)
@@ -167,6 +277,23 @@ void s2_anchor_clear(struct s2_anchor *a)
 	a->header_crc = 0;
 }
 
+/* @a is an image's anchor (s2_anchor_is_image()); is it usable? */
+int s2_anchor_check(const struct s2_anchor *a,
+		    const struct s2_image_limits *lim, const char **why)
+{
+	u64 header_page = le64_to_cpu(a->header_page);
+
+	if (!header_page)
+		return refuse(why, "anchor header_page is 0");
+	if (header_page >= lim->dev_pages)
+		return refuse(why, "anchor header_page points outside the device");
+	if (header_page == lim->anchor_page)
+		return refuse(why, "anchor header_page points at the anchor itself");
+	if (a->reserved)
+		return refuse(why, "anchor reserved is not 0");
+	return 0;
+}
+
 static u32 index_crc(const struct s2_index_page *ip)
 {
 	return crc_without_field(ip, sizeof(*ip),
@@ -183,13 +310,150 @@ void s2_index_seal(struct s2_index_page *ip, u64 next, u32 count)
 int s2_index_check(const struct s2_index_page *ip, u32 expected_count,
 		   const char **why)
 {
-	if (le32_to_cpu(ip->crc) != index_crc(ip)) {
-		*why = "index page checksum mismatch (corrupt block index)";
+	if (le32_to_cpu(ip->crc) != index_crc(ip))
+		return refuse(why,
+			      "index page checksum mismatch (corrupt block index, or first_index_page or a next pointer leading elsewhere)");
+	if (le32_to_cpu(ip->count) != expected_count)
+		return refuse(why, "index page count is not what data_pages says");
+	return 0;
+}
+
+void s2_index_walk_start(struct s2_index_walk *iw,
+			 const struct s2_image_header *h,
+			 const struct s2_image_limits *lim, u64 *locs)
+{
+	iw->lim = lim;
+	iw->data_pages = le64_to_cpu(h->data_pages);
+	iw->nr = le32_to_cpu(h->index_pages);
+	iw->done = 0;
+	iw->where = le64_to_cpu(h->first_index_page);
+	iw->locs = locs;
+}
+
+/*
+ * Has the walk been at @iw->where before?  Only asked once a page failed:
+ * a chain that loops never ends in a valid last page (the pages repeat,
+ * and none before the last has a next of 0), so every loop fails, and
+ * this turns that failure into the message that names it.
+ */
+static bool index_revisited(const struct s2_index_walk *iw)
+{
+	u64 i;
+
+	for (i = 0; i < iw->done; i++)
+		if (iw->locs[i] == iw->where)
+			return true;
+	return false;
+}
+
+#define S2_INDEX_LOOP "index page next points back to an earlier index page (the block index loops)"
+
+/*
+ * Checks the index page read from @iw->where, the iw->done'th of the
+ * chain: its checksum, count and entries, and where its next pointer
+ * leads.  Returns 0 and moves @iw on, or -EINVAL with *why.  The walk
+ * never takes more than the header's index_pages steps, and the header
+ * check bounded those by the device.
+ */
+int s2_index_walk_page(struct s2_index_walk *iw,
+		       const struct s2_index_page *ip, const char **why)
+{
+	const struct s2_image_limits *lim = iw->lim;
+	u64 count = min_t(u64, S2_INDEX_ENTRIES,
+			  iw->data_pages - iw->done * S2_INDEX_ENTRIES);
+	u64 next = le64_to_cpu(ip->next);
+	u64 j;
+
+	if (iw->done >= iw->nr)
+		return refuse(why, "block index longer than the header's index_pages");
+	if (s2_index_check(ip, count, why)) {
+		if (index_revisited(iw))
+			return refuse(why, S2_INDEX_LOOP);
 		return -EINVAL;
 	}
-	if (le32_to_cpu(ip->count) != expected_count) {
-		*why = "index page holds the wrong number of entries";
-		return -EINVAL;
+	for (j = 0; j < count; j++) {
+		u64 loc = le64_to_cpu(ip->entry[j]);
+
+		if (!loc || loc >= lim->dev_pages)
+			return refuse(why, "block index entry points outside the device");
+		if (loc == lim->anchor_page)
+			return refuse(why, "block index entry points at the anchor page");
+		if (loc == lim->header_page)
+			return refuse(why, "block index entry points at the image header");
+	}
+	if (iw->done + 1 == iw->nr) {
+		if (!next)
+			goto accept;
+		if (index_revisited(iw))
+			return refuse(why, S2_INDEX_LOOP);
+		return refuse(why,
+			      "next of the last index page is not 0 (block index longer than index_pages)");
+	}
+	if (!next)
+		return refuse(why,
+			      "index page next is 0 before the last index page (block index shorter than index_pages)");
+	if (next >= lim->dev_pages)
+		return refuse(why, "index page next points outside the device");
+	if (next == iw->where)
+		return refuse(why,
+			      "index page next points to its own page (the block index loops)");
+	if (next == lim->anchor_page)
+		return refuse(why, "index page next points at the anchor page");
+	if (next == lim->header_page)
+		return refuse(why, "index page next points at the image header");
+accept:
+	iw->locs[iw->done++] = iw->where;
+	iw->where = next;
+	return 0;
+}
+
+/* Keys for s2_index_overlaps(): the page number, and what lives there. */
+enum { S2_AT_ANCHOR, S2_AT_HEADER, S2_AT_INDEX, S2_AT_DATA };
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * After a complete walk: no page of the device may hold two parts of the
+ * image (a data page listed twice, or an entry pointing at an index page).
+ * @keys has room for data_pages + index_pages + 2 entries.  Sorting makes
+ * this O(n log n) for any image size.
+ */
+int s2_index_overlaps(const struct s2_index_walk *iw,
+		      const struct s2_index_page * const *index, u64 *keys,
+		      const char **why)
+{
+	u64 n = 0, i;
+
+	/* Every location is below dev_pages, far below 2^62. */
+	keys[n++] = iw->lim->anchor_page << 2 | S2_AT_ANCHOR;
+	keys[n++] = iw->lim->header_page << 2 | S2_AT_HEADER;
+	for (i = 0; i < iw->done; i++)
+		keys[n++] = iw->locs[i] << 2 | S2_AT_INDEX;
+	for (i = 0; i < iw->data_pages; i++) {
+		const struct s2_index_page *ip = index[i / S2_INDEX_ENTRIES];
+
+		keys[n++] = le64_to_cpu(ip->entry[i % S2_INDEX_ENTRIES]) << 2 |
+			    S2_AT_DATA;
+	}
+	sort(keys, n, sizeof(*keys), cmp_u64, NULL);
+	for (i = 1; i < n; i++) {
+		if (keys[i] >> 2 != keys[i - 1] >> 2)
+			continue;
+		switch (keys[i - 1] & 3) {
+		case S2_AT_INDEX:
+			if ((keys[i] & 3) == S2_AT_DATA)
+				return refuse(why, "block index entry points at an index page");
+			return refuse(why, S2_INDEX_LOOP);
+		case S2_AT_DATA:
+			return refuse(why, "block index entry lists a data page twice");
+		default:
+			return refuse(why, "block index points at the anchor or the image header");
+		}
 	}
 	return 0;
 }
@@ -205,23 +469,30 @@ void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
 	ch->reserved = 0;
 }
 
-int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq, const char **why)
+/*
+ * @compressed: the image names a compressor (a chunk may then be stored
+ * shorter than raw); @checksum: the image has chunk checksums.
+ */
+int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
+		   bool compressed, bool checksum, const char **why)
 {
 	u32 raw_len = le32_to_cpu(ch->raw_len);
 	u32 stored_len = le32_to_cpu(ch->stored_len);
 
-	if (le32_to_cpu(ch->magic) != S2_CHUNK_MAGIC) {
-		*why = "chunk header missing (corrupt data stream)";
-		return -EINVAL;
-	}
-	if (le32_to_cpu(ch->seq) != seq) {
-		*why = "chunk out of sequence";
-		return -EINVAL;
-	}
-	if (!raw_len || raw_len > S2_CHUNK_PAGES * PAGE_SIZE ||
-	    raw_len % PAGE_SIZE || !stored_len || stored_len > raw_len) {
-		*why = "chunk sizes out of range";
-		return -EINVAL;
-	}
+	if (le32_to_cpu(ch->magic) != S2_CHUNK_MAGIC)
+		return refuse(why, "chunk header missing (bad chunk magic, corrupt data stream)");
+	if (le32_to_cpu(ch->seq) != seq)
+		return refuse(why, "chunk seq out of sequence");
+	if (!raw_len || raw_len > S2_CHUNK_BYTES || raw_len % PAGE_SIZE)
+		return refuse(why, "chunk raw_len out of range");
+	if (!stored_len || stored_len > raw_len)
+		return refuse(why, "chunk stored_len out of range");
+	if (!compressed && stored_len != raw_len)
+		return refuse(why,
+			      "chunk stored_len differs from raw_len in an uncompressed image");
+	if (!checksum && ch->crc)
+		return refuse(why, "chunk crc set in an image whose header checksum says none");
+	if (ch->reserved)
+		return refuse(why, "chunk reserved is not 0");
 	return 0;
 }

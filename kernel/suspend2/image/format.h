@@ -37,6 +37,10 @@
 
 /* s2_image_header.flags */
 #define S2_FLAG_PLATFORM	0x1	/* restore through the platform (ACPI S4) */
+#define S2_FLAGS_KNOWN		S2_FLAG_PLATFORM
+
+/* The most compression threads a cycle runs (compress_threads 0..64). */
+#define S2_MAX_THREADS		64
 
 enum s2_checksum {
 	S2_CHECKSUM_NONE = 0,
@@ -125,27 +129,68 @@ struct s2_kernel_id {
 	const char *release;
 	const char *version;
 	const char *machine;
+	const char * const *compressors;	/* names it knows, NULL-ended */
+};
+
+/*
+ * What an image found on a device must fit: the image is untrusted input,
+ * so every size in it is checked against the device it was read from and
+ * the memory it would be restored into before anything is allocated or
+ * read because of it.
+ */
+struct s2_image_limits {
+	u64 dev_pages;		/* pages of the target device */
+	u64 ram_pages;		/* pages of memory (totalram_pages()) */
+	u64 anchor_page;	/* where the anchor was read */
+	u64 header_page;	/* where the anchor says the header is */
+};
+
+/*
+ * Walking the block index, one page at a time, the reading done by the
+ * caller: start at first_index_page, read the page at @where, hand it to
+ * s2_index_walk_page(), repeat while it returns 0 and @left is not 0.
+ * @locs (index_pages entries, the caller's) records where each index page
+ * was, to detect a chain that loops back.
+ */
+struct s2_index_walk {
+	const struct s2_image_limits *lim;
+	u64 data_pages;
+	u64 nr;			/* index pages the header announces */
+	u64 done;		/* index pages accepted */
+	u64 where;		/* page number of the next index page */
+	u64 *locs;
 };
 
 u32 s2_crc32c(const void *buf, size_t len);
-u32 s2_index_pages_for(u64 data_pages);
+u64 s2_index_pages_for(u64 data_pages);
 u64 s2_max_chunks_for(u64 image_pages);
 
 void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info);
 int s2_header_check(const struct s2_image_header *h,
-		    const struct s2_kernel_id *kid, const char **why);
+		    const struct s2_kernel_id *kid,
+		    const struct s2_image_limits *lim, const char **why);
 
 void s2_anchor_set(struct s2_anchor *a, u64 header_page, u32 header_crc);
 bool s2_anchor_is_image(const struct s2_anchor *a);
 void s2_anchor_clear(struct s2_anchor *a);
+int s2_anchor_check(const struct s2_anchor *a,
+		    const struct s2_image_limits *lim, const char **why);
 
 void s2_index_seal(struct s2_index_page *ip, u64 next, u32 count);
 int s2_index_check(const struct s2_index_page *ip, u32 expected_count,
 		   const char **why);
+void s2_index_walk_start(struct s2_index_walk *iw,
+			 const struct s2_image_header *h,
+			 const struct s2_image_limits *lim, u64 *locs);
+int s2_index_walk_page(struct s2_index_walk *iw,
+		       const struct s2_index_page *ip, const char **why);
+int s2_index_overlaps(const struct s2_index_walk *iw,
+		      const struct s2_index_page * const *index, u64 *keys,
+		      const char **why);
 
 void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
 		   u32 stored_len, u32 crc);
 int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
-		   const char **why);
+		   bool compressed, bool checksum, const char **why);
 
 #endif /* _SUSPEND2_IMAGE_FORMAT_H */

@@ -1,17 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the image format: header sealing and validation, the
- * anchor, the block index and chunk headers.  format.c is pure, so it is
- * compiled straight into this test module.
+ * anchor, the block index and chunk headers, and the fuzzer of
+ * format_fuzz.h over all of them.  format.c is pure, so it is compiled
+ * straight into this test module.
  */
 #include <kunit/test.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include "../image/format.c"
+
+#define FZ_FAIL(ctx, fmt, ...) \
+	KUNIT_FAIL(((struct kunit *)(ctx)), fmt, ##__VA_ARGS__)
+#include "format_fuzz.h"
+
+static unsigned long fuzz_seed = 0x5eed2026;
+module_param(fuzz_seed, ulong, 0444);
+MODULE_PARM_DESC(fuzz_seed, "seed of the random images of s2_format_fuzz");
+static unsigned long fuzz_rounds = 5000;
+module_param(fuzz_rounds, ulong, 0444);
+MODULE_PARM_DESC(fuzz_rounds, "random images s2_format_fuzz tries");
+
+static const char * const test_compressors[] = { "none", "lz4", NULL };
 
 static const struct s2_kernel_id test_kid = {
 	.release = "6.12.0-test",
 	.version = "#1 SMP test",
 	.machine = "x86_64",
+	.compressors = test_compressors,
+};
+
+static const struct s2_image_limits test_lim = {
+	.dev_pages = 10000,
+	.ram_pages = 1 << 20,
+	.anchor_page = 0,
+	.header_page = 1,
 };
 
 static void fill_info(struct s2_image_info *info)
@@ -27,6 +51,7 @@ static void fill_info(struct s2_image_info *info)
 	info->data_bytes = 600 * PAGE_SIZE - 100;
 	info->nr_chunks = s2_max_chunks_for(1000);
 	info->first_index_page = 42;
+	info->threads = 2;
 }
 
 static struct s2_image_header *sealed_header(struct kunit *test)
@@ -56,7 +81,7 @@ static void s2_header_roundtrip(struct kunit *test)
 	struct s2_image_header *h = sealed_header(test);
 	const char *why = NULL;
 
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), 0);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(h->image_pages), 1000ULL);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(h->index_pages),
 			s2_index_pages_for(600));
@@ -72,13 +97,13 @@ static void s2_header_flipped_byte(struct kunit *test)
 	/* Any single flipped byte outside the magic is a checksum error. */
 	for (i = sizeof(h->magic); i < sizeof(*h); i++) {
 		((u8 *)h)[i] ^= 0x01;
-		KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why),
+		KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why),
 				-EINVAL);
 		((u8 *)h)[i] ^= 0x01;
 	}
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), 0);
 	h->magic[0] ^= 0x01;
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "magic"));
 }
 
@@ -89,7 +114,7 @@ static void s2_header_other_version(struct kunit *test)
 
 	h->format_version = cpu_to_le32(S2_FORMAT_VERSION + 1);
 	reseal(h);
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "format version"));
 }
 
@@ -100,11 +125,11 @@ static void s2_header_other_kernel(struct kunit *test)
 	const char *why = NULL;
 
 	other.release = "6.12.1-other";
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &other, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &other, &test_lim, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "another kernel"));
 	other = test_kid;
 	other.version = "#2 SMP other build";
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &other, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &other, &test_lim, &why), -EINVAL);
 }
 
 static void s2_header_inconsistent_sizes(struct kunit *test)
@@ -114,18 +139,113 @@ static void s2_header_inconsistent_sizes(struct kunit *test)
 
 	h->data_bytes = cpu_to_le64(601 * PAGE_SIZE);
 	reseal(h);
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "inconsistent"));
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "data_bytes"));
 
 	h = sealed_header(test);
 	h->nr_chunks = cpu_to_le64(s2_max_chunks_for(1000) + 1);
 	reseal(h);
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
 
 	h = sealed_header(test);
 	h->index_pages = cpu_to_le32(s2_index_pages_for(600) + 1);
 	reseal(h);
-	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "index_pages"));
+}
+
+/*
+ * The hostile headers of issue 12: each passed the u32 arithmetic of the
+ * old check, and made the reader index past its block index array or
+ * allocate without bound.
+ */
+static void s2_header_hostile_sizes(struct kunit *test)
+{
+	struct s2_image_limits huge = test_lim;
+	struct s2_image_header *h = sealed_header(test);
+	const char *why = NULL;
+
+	/* index_pages 1 for 510 * 2^32 + 1 data pages: u32 wrap. */
+	h->data_pages = cpu_to_le64(510ULL * (1ULL << 32) + 1);
+	h->data_bytes = cpu_to_le64(le64_to_cpu(h->data_pages) * PAGE_SIZE);
+	h->index_pages = cpu_to_le32(1);
+	reseal(h);
+	huge.dev_pages = ~0ULL;
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &huge, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "_pages"));
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "data_pages"));
+
+	/* data_pages * PAGE_SIZE wraps to 4096. */
+	h = sealed_header(test);
+	h->data_pages = cpu_to_le64((1ULL << 52) + 1);
+	h->data_bytes = cpu_to_le64(4096);
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &huge, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "data_bytes"));
+
+	/* More pages than memory, or than the device holds. */
+	h = sealed_header(test);
+	huge = test_lim;
+	huge.ram_pages = 999;
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &huge, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "memory"));
+	huge = test_lim;
+	huge.dev_pages = 600 + 2 + 1;
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &huge, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "fit on the device"));
+	huge.dev_pages++;
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &huge, &why), 0);
+}
+
+static struct fz_image *fuzz_image(struct kunit *test)
+{
+	struct fz_image *im = vzalloc(sizeof(*im));
+
+	KUNIT_ASSERT_NOT_NULL(test, im);
+	fz_build(im);
+	return im;
+}
+
+/* A next pointing to its own page, or back, ends the walk as a loop. */
+static void s2_index_loops(struct kunit *test)
+{
+	struct fz_image *im = fuzz_image(test);
+	const char *why = NULL;
+
+	KUNIT_EXPECT_EQ(test, fz_parse(im, &why), 0);
+	im->idx[1].next = cpu_to_le64(im->idx_loc[1]);
+	fz_reseal_index(im, 1);
+	KUNIT_EXPECT_EQ(test, fz_parse(im, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "loops"));
+	fz_build(im);
+	im->idx[1].next = cpu_to_le64(im->idx_loc[0]);
+	fz_reseal_index(im, 1);
+	KUNIT_EXPECT_EQ(test, fz_parse(im, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "loops"));
+	/* Never more index pages read than the header announces. */
+	KUNIT_EXPECT_LE(test, im->nr_walked, FZ_NR_INDEX);
+	vfree(im);
+}
+
+/* Every field at every boundary value, then fuzz_rounds random images. */
+static void s2_format_fuzz(struct kunit *test)
+{
+	struct fz_image *im = fuzz_image(test);
+	struct fz_stats st = {};
+	unsigned long tried;
+
+	fz_boundary_pass(test, im, &st);
+	tried = st.tried;
+	kunit_info(test, "format fuzz: boundary pass: %lu images tried, %lu refused, %lu accepted, %lu failures\n",
+		   st.tried, st.refused, st.accepted, st.failures);
+	memset(&st, 0, sizeof(st));
+	fz_random(test, im, fuzz_seed ? fuzz_seed : 1, fuzz_rounds, &st);
+	kunit_info(test, "format fuzz: random pass (seed %#lx): %lu images tried, %lu refused, %lu accepted, %lu failures\n",
+		   fuzz_seed, st.tried, st.refused, st.accepted, st.failures);
+	kunit_info(test, "format fuzz: %lu images tried in all\n",
+		   tried + st.tried);
+	vfree(im);
 }
 
 /* tests/vm/tools/s2img.c reads the header by these offsets. */
@@ -142,10 +262,16 @@ static void s2_header_layout(struct kunit *test)
 
 static void s2_index_math(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, s2_index_pages_for(0), 0U);
-	KUNIT_EXPECT_EQ(test, s2_index_pages_for(1), 1U);
-	KUNIT_EXPECT_EQ(test, s2_index_pages_for(S2_INDEX_ENTRIES), 1U);
-	KUNIT_EXPECT_EQ(test, s2_index_pages_for(S2_INDEX_ENTRIES + 1), 2U);
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(0), 0ULL);
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(1), 1ULL);
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(S2_INDEX_ENTRIES), 1ULL);
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(S2_INDEX_ENTRIES + 1), 2ULL);
+	/* No wrap, at either end of u64 or of u32. */
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(~0ULL),
+			~0ULL / S2_INDEX_ENTRIES + 1);
+	KUNIT_EXPECT_EQ(test, s2_index_pages_for(510ULL * (1ULL << 32) + 1),
+			(1ULL << 32) + 1);
+	KUNIT_EXPECT_EQ(test, s2_max_chunks_for(~0ULL), (1ULL << 59));
 	KUNIT_EXPECT_EQ(test, s2_max_chunks_for(S2_CHUNK_PAGES), 1ULL);
 	KUNIT_EXPECT_EQ(test, s2_max_chunks_for(S2_CHUNK_PAGES + 1), 2ULL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct s2_index_page), PAGE_SIZE);
@@ -190,19 +316,31 @@ static void s2_chunk_validation(struct kunit *test)
 	const char *why = NULL;
 
 	s2_chunk_seal(&ch, 3, PAGE_SIZE * 2, 100, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 3, &why), 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 4, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 3, true, false, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 4, true, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "sequence"));
 	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE + 1, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
 	s2_chunk_seal(&ch, 0, PAGE_SIZE * (S2_CHUNK_PAGES + 1), 10, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
 	s2_chunk_seal(&ch, 0, 100, 10, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
 	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0);
 	ch.magic = 0;
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "chunk header"));
+	/* Uncompressed: stored is raw; without checksums: crc is 0. */
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "stored_len"));
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE, 7);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, true, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "crc"));
+	ch.crc = 0;
+	ch.reserved = cpu_to_le32(1);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "reserved"));
 }
 
 static struct kunit_case s2_format_cases[] = {
@@ -212,11 +350,14 @@ static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_header_other_version),
 	KUNIT_CASE(s2_header_other_kernel),
 	KUNIT_CASE(s2_header_inconsistent_sizes),
+	KUNIT_CASE(s2_header_hostile_sizes),
 	KUNIT_CASE(s2_header_layout),
 	KUNIT_CASE(s2_index_math),
 	KUNIT_CASE(s2_index_roundtrip),
 	KUNIT_CASE(s2_anchor_keeps_swap_signature),
 	KUNIT_CASE(s2_chunk_validation),
+	KUNIT_CASE(s2_index_loops),
+	KUNIT_CASE(s2_format_fuzz),
 	{}
 };
 

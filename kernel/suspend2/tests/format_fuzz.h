@@ -1,0 +1,627 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A structure-aware fuzzer for the image parser of format.c, shared by the
+ * KUnit suite (format_kunit.c, in the kernel, under KASAN in the fault
+ * suite) and the host unit tests (tests/unit/test_format.c).
+ *
+ * It keeps a small valid image in memory: a device of FZ_DEV_PAGES pages
+ * with the anchor on page 0, the header on page 1, FZ_DATA_PAGES data
+ * pages and three chained index pages.  A parse runs the same checks, in
+ * the same order, as s2_image_find() in core/image_read.c: anchor, header,
+ * then the walk of the block index (at most index_pages steps, each page
+ * read from where the last one's next pointed) and the overlap check.
+ *
+ * Two ways to damage it, with every checksum resealed afterwards so that
+ * only the semantic checks stand between the image and the reader:
+ *  - fz_boundary_pass(): every field of the anchor, the header, each index
+ *    page and a chunk header set in turn to each boundary value (0, 1,
+ *    max, 2^32 - 1, 2^32 + 1, 2^52 + 1, the device size and one more, a
+ *    next pointer to its own page or back, ...).  A mutation of a field
+ *    the parser checks must be refused, with a message naming the field;
+ *    fields that are only reported (timings) must be accepted.
+ *  - fz_random(): a seeded stream of images with 1-4 random fields set to
+ *    boundary or random values.
+ * Whatever the parser accepts must satisfy what the reader relies on
+ * (fz_accepted_ok()): every size fits the device and memory, the index
+ * covers data_pages, no entry leaves the device or lands on another part
+ * of the image.
+ *
+ * The includer defines FZ_ZALLOC(size), FZ_FREE(ptr) and
+ * FZ_FAIL(ctx, fmt, ...) and includes format.c first.
+ */
+#ifndef _SUSPEND2_FORMAT_FUZZ_H
+#define _SUSPEND2_FORMAT_FUZZ_H
+
+#define FZ_DEV_PAGES	2000ULL
+#define FZ_RAM_PAGES	BIT_ULL(18)
+#define FZ_IMAGE_PAGES	1200ULL
+#define FZ_DATA_PAGES	(2 * S2_INDEX_ENTRIES + 100)
+#define FZ_DATA_FIRST	10ULL
+#define FZ_NR_INDEX	3
+#define FZ_INDEX_FIRST	1500ULL
+
+static const char * const fz_compressors[] = { "none", "lz4", NULL };
+
+static const struct s2_kernel_id fz_kid = {
+	.release = "6.12.0-fuzz",
+	.version = "#1 SMP fuzz",
+	.machine = "x86_64",
+	.compressors = fz_compressors,
+};
+
+struct fz_image {
+	struct s2_image_limits lim;	/* anchor_page, dev_pages, ram_pages */
+	u8 anchor_page[PAGE_SIZE];
+	u8 header_page[PAGE_SIZE];
+	struct s2_index_page idx[FZ_NR_INDEX];
+	u64 idx_loc[FZ_NR_INDEX];
+	struct s2_chunk_header chunk;
+	/* What the parse saw, for fz_accepted_ok(). */
+	const struct s2_index_page *walked[FZ_DEV_PAGES];
+	u64 locs[FZ_DEV_PAGES];
+	u64 keys[2 * FZ_DEV_PAGES + 2];
+	u32 nr_walked;
+};
+
+static const u8 fz_zero_page[PAGE_SIZE];
+
+static struct s2_anchor *fz_anchor(struct fz_image *im)
+{
+	return (struct s2_anchor *)(im->anchor_page + PAGE_SIZE -
+				    sizeof(struct s2_anchor));
+}
+
+static struct s2_image_header *fz_header(struct fz_image *im)
+{
+	return (struct s2_image_header *)im->header_page;
+}
+
+/* What reading page @page of the device gives. */
+static const void *fz_read(const struct fz_image *im, u64 page)
+{
+	int k;
+
+	if (page == 0)
+		return im->anchor_page;
+	if (page == 1)
+		return im->header_page;
+	for (k = 0; k < FZ_NR_INDEX; k++)
+		if (page == im->idx_loc[k])
+			return &im->idx[k];
+	return fz_zero_page;
+}
+
+static void fz_reseal_index(struct fz_image *im, int k)
+{
+	struct s2_index_page *ip = &im->idx[k];
+
+	ip->crc = cpu_to_le32(index_crc(ip));
+}
+
+/* Header checksum, and the anchor's copy of it, match the header again. */
+static void fz_reseal_header(struct fz_image *im)
+{
+	struct s2_image_header *h = fz_header(im);
+
+	h->header_crc = cpu_to_le32(header_crc(h));
+	fz_anchor(im)->header_crc = h->header_crc;
+}
+
+static void fz_build(struct fz_image *im)
+{
+	struct s2_image_info info = {
+		.release = fz_kid.release,
+		.version = fz_kid.version,
+		.machine = fz_kid.machine,
+		.compressor = "none",
+		.checksum = S2_CHECKSUM_CRC32C,
+		.image_pages = FZ_IMAGE_PAGES,
+		.data_pages = FZ_DATA_PAGES,
+		.data_bytes = FZ_DATA_PAGES * PAGE_SIZE - 50,
+		.nr_chunks = s2_max_chunks_for(FZ_IMAGE_PAGES),
+		.first_index_page = FZ_INDEX_FIRST,
+		.created_sec = 1700000000,
+		.snapshot_us = 1000,
+		.write_us = 50000,
+		.threads = 2,
+	};
+	u64 d = 0;
+	int k;
+
+	memset(im->anchor_page, 0, PAGE_SIZE);
+	memset(im->header_page, 0, PAGE_SIZE);
+	memset(im->idx, 0, sizeof(im->idx));
+	im->lim.dev_pages = FZ_DEV_PAGES;
+	im->lim.ram_pages = FZ_RAM_PAGES;
+	im->lim.anchor_page = 0;
+	im->lim.header_page = 0;
+	memcpy(fz_anchor(im)->sig, "SWAPSPACE2", S2_SIG_LEN);
+	s2_header_seal(fz_header(im), &info);
+	s2_anchor_set(fz_anchor(im), 1, le32_to_cpu(fz_header(im)->header_crc));
+	for (k = 0; k < FZ_NR_INDEX; k++)
+		im->idx_loc[k] = FZ_INDEX_FIRST + k;
+	for (k = 0; k < FZ_NR_INDEX; k++) {
+		u32 count = min_t(u64, S2_INDEX_ENTRIES, FZ_DATA_PAGES - d);
+		u32 j;
+
+		for (j = 0; j < count; j++, d++)
+			im->idx[k].entry[j] = cpu_to_le64(FZ_DATA_FIRST + d);
+		s2_index_seal(&im->idx[k],
+			      k + 1 < FZ_NR_INDEX ? im->idx_loc[k + 1] : 0, count);
+	}
+	s2_chunk_seal(&im->chunk, 0, S2_CHUNK_BYTES, S2_CHUNK_BYTES, 0x1234);
+}
+
+/*
+ * The parse of core/image_read.c (s2_image_find()) over the in-memory
+ * device: 0 for an image the reader would go on to load, -ENODATA for no
+ * image, -EINVAL with *why.
+ */
+static int fz_parse(struct fz_image *im, const char **why)
+{
+	struct s2_image_header h;
+	struct s2_index_walk iw;
+	const struct s2_anchor *a;
+	int error;
+
+	*why = "";
+	im->nr_walked = 0;
+	a = (const void *)((const u8 *)fz_read(im, im->lim.anchor_page) +
+			   PAGE_SIZE - sizeof(*a));
+	if (!s2_anchor_is_image(a))
+		return -ENODATA;
+	error = s2_anchor_check(a, &im->lim, why);
+	if (error)
+		return error;
+	im->lim.header_page = le64_to_cpu(a->header_page);
+	memcpy(&h, fz_read(im, im->lim.header_page), sizeof(h));
+	error = s2_header_check(&h, &fz_kid, &im->lim, why);
+	if (error)
+		return error;
+	if (le32_to_cpu(h.header_crc) != le32_to_cpu(a->header_crc)) {
+		*why = "anchor header_crc does not match the image header (stale image)";
+		return -EINVAL;
+	}
+	/* The header check bounded index_pages by the device. */
+	if (le32_to_cpu(h.index_pages) > FZ_DEV_PAGES) {
+		*why = "FUZZ: header check let index_pages past the device";
+		return -E2BIG;
+	}
+	s2_index_walk_start(&iw, &h, &im->lim, im->locs);
+	while (iw.done < iw.nr) {
+		const struct s2_index_page *ip = fz_read(im, iw.where);
+
+		im->walked[im->nr_walked++] = ip;
+		error = s2_index_walk_page(&iw, ip, why);
+		if (error)
+			return error;
+	}
+	return s2_index_overlaps(&iw, im->walked, im->keys, why);
+}
+
+/* What the reader relies on, for an image fz_parse() accepted. */
+static const char *fz_accepted_ok(struct fz_image *im)
+{
+	const struct s2_image_header *h = fz_read(im, im->lim.header_page);
+	u64 data_pages = le64_to_cpu(h->data_pages);
+	u64 index_pages = le32_to_cpu(h->index_pages);
+	u64 image_pages = le64_to_cpu(h->image_pages);
+	u64 data_bytes = le64_to_cpu(h->data_bytes);
+	u64 i, j;
+
+	if (!data_pages || data_pages > im->lim.dev_pages)
+		return "data_pages accepted beyond the device";
+	if (data_pages + index_pages + 2 > im->lim.dev_pages)
+		return "image accepted that does not fit on the device";
+	if (!image_pages || image_pages > im->lim.ram_pages)
+		return "image_pages accepted beyond memory";
+	if (data_bytes > data_pages * PAGE_SIZE ||
+	    data_bytes <= (data_pages - 1) * PAGE_SIZE)
+		return "data_bytes accepted that the data pages cannot hold";
+	if (index_pages != im->nr_walked ||
+	    index_pages * S2_INDEX_ENTRIES < data_pages ||
+	    (data_pages - 1) / S2_INDEX_ENTRIES >= index_pages)
+		return "index accepted that does not cover data_pages";
+	/* Every data page the reader will locate, and no page twice. */
+	for (i = 0; i < data_pages; i++) {
+		const struct s2_index_page *ip = im->walked[i / S2_INDEX_ENTRIES];
+		u64 loc = le64_to_cpu(ip->entry[i % S2_INDEX_ENTRIES]);
+
+		if (!loc || loc >= im->lim.dev_pages ||
+		    loc == im->lim.anchor_page || loc == im->lim.header_page)
+			return "data page accepted outside the device or on the anchor or header";
+		for (j = 0; j < im->nr_walked; j++)
+			if (loc == im->locs[j])
+				return "data page accepted on an index page";
+	}
+	for (i = 0; i < im->nr_walked; i++)
+		for (j = i + 1; j < im->nr_walked; j++)
+			if (im->locs[i] == im->locs[j])
+				return "index accepted that visits a page twice";
+	return NULL;
+}
+
+/* A field the fuzzer mutates. */
+enum fz_part { FZ_ANCHOR, FZ_HEADER, FZ_INDEX, FZ_CHUNK };
+
+/* The parser must refuse any other value, or must accept any value. */
+enum fz_kind { FZ_CHECKED, FZ_INFO };
+
+struct fz_field {
+	const char *name;
+	enum fz_part part;
+	size_t off, size;
+	enum fz_kind kind;
+	const char *names;	/* words one of which the refusal names, '|' */
+};
+
+/* Sizes as the format defines them (s2_header_layout checks offsets). */
+#define FZ_H(f, size, kind, names)					\
+	{ #f, FZ_HEADER, offsetof(struct s2_image_header, f), size, kind, names }
+#define FZ_A(f, size, names)						\
+	{ #f, FZ_ANCHOR, offsetof(struct s2_anchor, f), size, FZ_CHECKED, names }
+#define FZ_I(f, off, size, names)					\
+	{ f, FZ_INDEX, off, size, FZ_CHECKED, names }
+#define FZ_C(f, names)							\
+	{ #f, FZ_CHUNK, offsetof(struct s2_chunk_header, f), 4, FZ_CHECKED, names }
+
+static const struct fz_field fz_fields[] = {
+	FZ_A(header_page, 8, "header_page"),
+	FZ_A(header_crc, 4, "header_crc"),
+	FZ_A(reserved, 4, "reserved"),
+	FZ_H(magic, 8, FZ_CHECKED, "magic"),
+	FZ_H(format_version, 4, FZ_CHECKED, "format_version"),
+	FZ_H(header_size, 4, FZ_CHECKED, "header_size"),
+	FZ_H(page_size, 4, FZ_CHECKED, "page_size"),
+	FZ_H(checksum, 4, FZ_CHECKED, "checksum"),
+	FZ_H(release, S2_NAME_LEN, FZ_CHECKED, "release"),
+	FZ_H(version, S2_NAME_LEN, FZ_CHECKED, "version"),
+	FZ_H(machine, S2_NAME_LEN, FZ_CHECKED, "machine"),
+	FZ_H(compressor, S2_ALGO_LEN, FZ_CHECKED, "compressor"),
+	FZ_H(pad, 3, FZ_CHECKED, "pad"),
+	FZ_H(image_pages, 8, FZ_CHECKED, "image_pages"),
+	FZ_H(data_bytes, 8, FZ_CHECKED, "data_bytes"),
+	FZ_H(data_pages, 8, FZ_CHECKED, "data_pages"),
+	FZ_H(nr_chunks, 8, FZ_CHECKED, "nr_chunks"),
+	FZ_H(first_index_page, 8, FZ_CHECKED, "first_index_page"),
+	FZ_H(index_pages, 4, FZ_CHECKED, "index_pages"),
+	FZ_H(chunk_pages, 4, FZ_CHECKED, "chunk_pages"),
+	FZ_H(created_sec, 8, FZ_INFO, ""),
+	FZ_H(snapshot_us, 8, FZ_INFO, ""),
+	FZ_H(write_us, 8, FZ_INFO, ""),
+	FZ_H(write_cpu_wait_us, 8, FZ_INFO, ""),
+	FZ_H(write_io_wait_us, 8, FZ_INFO, ""),
+	FZ_H(threads, 4, FZ_CHECKED, "threads"),
+	FZ_H(reserved, 4, FZ_CHECKED, "reserved"),
+	FZ_H(flags, 4, FZ_CHECKED, "flags"),
+	FZ_H(header_crc, 4, FZ_CHECKED, "checksum"),
+	FZ_I("next", 0, 8, "next"),
+	FZ_I("count", 8, 4, "count"),
+	FZ_I("crc", 12, 4, "checksum"),
+	FZ_I("entry[0]", 16, 8, "entry"),
+	FZ_I("entry[last]", 0 /* set per page */, 8, "entry"),
+	FZ_C(magic, "magic"),
+	FZ_C(seq, "seq"),
+	FZ_C(raw_len, "raw_len|stored_len"),
+	FZ_C(stored_len, "stored_len"),
+	FZ_C(crc, "crc|checksum"),
+	FZ_C(reserved, "reserved"),
+};
+
+#define FZ_NR_VALUES	24
+
+/*
+ * Boundary values for a field of the image of @im, index page @k: the
+ * edges of every integer width, what the device and memory allow, and
+ * page numbers that are parts of the image itself.
+ */
+static unsigned int fz_values(const struct fz_image *im, int k, u64 *v)
+{
+	unsigned int n = 0;
+
+	v[n++] = 0;
+	v[n++] = 1;
+	v[n++] = 2;
+	v[n++] = 0xffffffffULL;
+	v[n++] = 0x100000000ULL;
+	v[n++] = 0x100000001ULL;
+	v[n++] = BIT_ULL(52) + 1;
+	v[n++] = 510 * BIT_ULL(32) + 1;
+	v[n++] = BIT_ULL(63);
+	v[n++] = ~0ULL;
+	v[n++] = ~0ULL - 1;
+	v[n++] = im->lim.dev_pages - 1;
+	v[n++] = im->lim.dev_pages;
+	v[n++] = im->lim.dev_pages + 1;
+	v[n++] = im->lim.ram_pages + 1;
+	v[n++] = im->idx_loc[k];			/* next: its own page */
+	v[n++] = im->idx_loc[0];			/* next: back to the first */
+	v[n++] = FZ_DATA_FIRST;				/* a data page */
+	v[n++] = PAGE_SIZE;
+	v[n++] = S2_CHUNK_BYTES + PAGE_SIZE;
+	v[n++] = S2_INDEX_ENTRIES;
+	v[n++] = S2_INDEX_ENTRIES + 1;
+	v[n++] = 0x8000000000000000ULL + 1;
+	v[n++] = 0x7fffffffULL;
+	return n;
+}
+
+static void *fz_field_ptr(struct fz_image *im, const struct fz_field *f, int k)
+{
+	switch (f->part) {
+	case FZ_ANCHOR:
+		return (u8 *)fz_anchor(im) + f->off;
+	case FZ_HEADER:
+		return im->header_page + f->off;
+	case FZ_INDEX:
+		/* The valid image's last entry: count may be mutated already. */
+		if (!f->off && !strcmp(f->name, "entry[last]"))
+			return &im->idx[k].entry[min_t(u64, S2_INDEX_ENTRIES,
+				FZ_DATA_PAGES - k * S2_INDEX_ENTRIES) - 1];
+		return (u8 *)&im->idx[k] + f->off;
+	default:
+		return (u8 *)&im->chunk + f->off;
+	}
+}
+
+/*
+ * Sets the field to @v (strings and byte arrays: to @v repeated, or, for
+ * @v 0, to all zeros; 1: unterminated) and reseals every checksum but the
+ * field's own when the field is a checksum.
+ */
+static void fz_set(struct fz_image *im, const struct fz_field *f, int k, u64 v)
+{
+	u8 *p = fz_field_ptr(im, f, k);
+
+	if (f->size <= 8) {
+		memcpy(p, &v, f->size);	/* little endian, as the format */
+	} else if (v == 1) {
+		memset(p, 'A', f->size);
+	} else {
+		memset(p, 0, f->size);
+		if (v)
+			memcpy(p, "other", 5);
+	}
+	switch (f->part) {
+	case FZ_ANCHOR:
+		break;
+	case FZ_HEADER:
+		if (strcmp(f->name, "header_crc")) {
+			fz_reseal_header(im);
+		} else {
+			/* The anchor's copy follows, so only the header's is wrong. */
+			fz_anchor(im)->header_crc = fz_header(im)->header_crc;
+		}
+		break;
+	case FZ_INDEX:
+		if (strcmp(f->name, "crc"))
+			fz_reseal_index(im, k);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool fz_names(const char *why, const char *names)
+{
+	char word[32];
+	const char *p = names;
+
+	while (*p) {
+		size_t n = strcspn(p, "|");
+
+		if (n >= sizeof(word))
+			return false;
+		memcpy(word, p, n);
+		word[n] = '\0';
+		if (strstr(why, word))
+			return true;
+		p += n + (p[n] == '|');
+	}
+	return false;
+}
+
+/* Is @v a value the field may legitimately hold (no refusal expected)? */
+static bool fz_legal(const struct fz_image *im, const struct fz_field *f,
+		     u64 v)
+{
+	int k;
+
+	if (f->kind == FZ_INFO)
+		return true;
+	/*
+	 * An entry may name any free page of the device: only the data's
+	 * checksums, when the image is read, can tell it is the wrong one.
+	 */
+	if (f->part == FZ_INDEX && !strncmp(f->name, "entry", 5)) {
+		if (!v || v >= im->lim.dev_pages || v == 1 ||
+		    (v >= FZ_DATA_FIRST && v < FZ_DATA_FIRST + FZ_DATA_PAGES))
+			return false;
+		for (k = 0; k < FZ_NR_INDEX; k++)
+			if (v == im->idx_loc[k])
+				return false;
+		return true;
+	}
+	if (f->part == FZ_HEADER && !strcmp(f->name, "flags"))
+		return v <= S2_FLAG_PLATFORM;
+	if (f->part == FZ_HEADER && !strcmp(f->name, "threads"))
+		return v >= 1 && v <= S2_MAX_THREADS;
+	/* Checked against the chunks' own checksums, when the image is read. */
+	if (f->part == FZ_HEADER && !strcmp(f->name, "checksum"))
+		return v <= S2_CHECKSUM_CRC32C;
+	return false;
+}
+
+struct fz_stats {
+	unsigned long tried;
+	unsigned long refused;
+	unsigned long accepted;
+	unsigned long failures;
+};
+
+/*
+ * One chunk header against s2_chunk_check() (chunk 0 of an uncompressed
+ * image with checksums): a refusal must name the field, an acceptance
+ * must leave sizes the reader's buffers hold.
+ */
+static const char *fz_chunk_verdict(struct fz_image *im, const char **why)
+{
+	u32 raw = le32_to_cpu(im->chunk.raw_len);
+	u32 stored = le32_to_cpu(im->chunk.stored_len);
+
+	*why = "";
+	if (s2_chunk_check(&im->chunk, 0, false, true, why))
+		return NULL;
+	/* The pipeline's check of the stored bytes (pipeline.c). */
+	if (le32_to_cpu(im->chunk.crc) != 0x1234) {
+		*why = "chunk checksum mismatch (corrupt data block)";
+		return NULL;
+	}
+	if (!raw || raw > S2_CHUNK_BYTES || raw % PAGE_SIZE || !stored ||
+	    stored > raw)
+		return "chunk accepted with sizes beyond the buffers";
+	return NULL;
+}
+
+/*
+ * Sets every field of every part in turn to every boundary value, each on
+ * a fresh valid image.  Returns the failures; calls FZ_FAIL for each.
+ */
+static void fz_boundary_pass(void *ctx, struct fz_image *im,
+			     struct fz_stats *st)
+{
+	u64 values[FZ_NR_VALUES];
+	unsigned int fi, vi, nv;
+	int k;
+
+	for (fi = 0; fi < ARRAY_SIZE(fz_fields); fi++) {
+		const struct fz_field *f = &fz_fields[fi];
+		int pages = f->part == FZ_INDEX ? FZ_NR_INDEX : 1;
+
+		for (k = 0; k < pages; k++) {
+			fz_build(im);
+			nv = fz_values(im, k, values);
+			for (vi = 0; vi < nv; vi++) {
+				u64 v = values[vi], old = 0;
+				const char *why, *bad = NULL;
+				bool changed;
+				int error;
+
+				fz_build(im);
+				if (f->size <= 8) {
+					memcpy(&old, fz_field_ptr(im, f, k), f->size);
+					if (f->size < 8)
+						v &= (1ULL << (8 * f->size)) - 1;
+					changed = v != old;
+				} else {
+					changed = vi < 3;	/* zeros, unterminated, other */
+				}
+				if (!changed)
+					continue;
+				fz_set(im, f, k, v);
+				st->tried++;
+				if (f->part == FZ_CHUNK) {
+					bad = fz_chunk_verdict(im, &why);
+					error = *why ? -EINVAL : 0;
+				} else {
+					error = fz_parse(im, &why);
+				}
+				if (error)
+					st->refused++;
+				else
+					st->accepted++;
+				if (!error && !bad && f->part != FZ_CHUNK)
+					bad = fz_accepted_ok(im);
+				if (!bad && !error && !fz_legal(im, f, v))
+					bad = "mutated image accepted";
+				if (!bad && error && fz_legal(im, f, v))
+					bad = "a legal value made the image refused";
+				if (!bad && error == -ENODATA)
+					bad = "mutated image not found at all";
+				if (!bad && error && !fz_names(why, f->names))
+					bad = "the refusal does not name the field";
+				if (bad) {
+					st->failures++;
+					FZ_FAIL(ctx, "%s %s (page %d) = %#llx: %s (why: %s)",
+						f->part == FZ_ANCHOR ? "anchor" :
+						f->part == FZ_HEADER ? "header" :
+						f->part == FZ_INDEX ? "index" : "chunk",
+						f->name, k, (unsigned long long)v, bad,
+						why);
+				}
+			}
+		}
+	}
+}
+
+/* xorshift64*: a failing seed reproduces. */
+static u64 fz_rand(u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * @rounds images, each with 1-4 fields (not informational ones) set to a
+ * boundary value, a random value or a neighbour of the valid one, and its
+ * checksums resealed.  Whatever is accepted must be what the reader
+ * relies on; a refusal must say something.
+ */
+static void fz_random(void *ctx, struct fz_image *im, u64 seed,
+		      unsigned long rounds, struct fz_stats *st)
+{
+	u64 values[FZ_NR_VALUES];
+	unsigned long r;
+
+	for (r = 0; r < rounds; r++) {
+		unsigned int m, nm = 1 + fz_rand(&seed) % 4;
+		const char *why, *bad = NULL;
+		int error;
+
+		fz_build(im);
+		for (m = 0; m < nm; m++) {
+			const struct fz_field *f;
+			int k = fz_rand(&seed) % FZ_NR_INDEX;
+			unsigned int nv = fz_values(im, k, values);
+			u64 v, old = 0;
+
+			f = &fz_fields[fz_rand(&seed) % ARRAY_SIZE(fz_fields)];
+			if (f->part == FZ_CHUNK || f->kind == FZ_INFO)
+				continue;
+			if (f->size <= 8)
+				memcpy(&old, fz_field_ptr(im, f, k), f->size);
+			switch (fz_rand(&seed) % 3) {
+			case 0:
+				v = values[fz_rand(&seed) % nv];
+				break;
+			case 1:
+				v = fz_rand(&seed) >> (fz_rand(&seed) % 64);
+				break;
+			default:
+				v = old + (fz_rand(&seed) % 5) - 2;
+				break;
+			}
+			fz_set(im, f, k, v);
+		}
+		st->tried++;
+		error = fz_parse(im, &why);
+		if (error) {
+			st->refused++;
+			if (error == -E2BIG)
+				bad = why;
+			else if (error != -ENODATA && !*why)
+				bad = "refused without a reason";
+		} else {
+			st->accepted++;
+			bad = fz_accepted_ok(im);
+		}
+		if (bad) {
+			st->failures++;
+			FZ_FAIL(ctx, "random round %lu: %s (why: %s)", r, bad, why);
+		}
+	}
+}
+
+#endif /* _SUSPEND2_FORMAT_FUZZ_H */
