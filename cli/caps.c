@@ -11,17 +11,20 @@
 #include "conf.h"
 #include "strutil.h"
 
+/* The module's built-in list of a key (kernel/suspend2/names.h). */
+static void builtin(char *dst, size_t len, int key)
+{
+	snprintf(dst, len, "%s", conf_keys[key].choices);
+	str_trim(dst);
+}
+
 void caps_builtin(struct caps *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->compressors, sizeof(c->compressors), "%s",
-		 conf_keys[K_COMPRESSOR].choices);
-	snprintf(c->writers, sizeof(c->writers), "%s",
-		 conf_keys[K_WRITER].choices);
-	snprintf(c->checksums, sizeof(c->checksums), "%s",
-		 conf_keys[K_CHECKSUM].choices);
-	snprintf(c->powerdown, sizeof(c->powerdown), "%s",
-		 conf_keys[K_POWERDOWN].choices);
+	builtin(c->compressors, sizeof(c->compressors), K_COMPRESSOR);
+	builtin(c->writers, sizeof(c->writers), K_WRITER);
+	builtin(c->checksums, sizeof(c->checksums), K_CHECKSUM);
+	builtin(c->powerdown, sizeof(c->powerdown), K_POWERDOWN);
 	snprintf(c->actions, sizeof(c->actions),
 		 "hibernate test resume invalidate");
 }

@@ -15,20 +15,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../kernel/suspend2/names.h"
 #include "check.h"
 #include "common.h"
 #include "conf.h"
 #include "strutil.h"
 
+/* The module's own lists of words (kernel/suspend2/names.h), blank-separated. */
+#define WORD(s) s " "
+
 const struct conf_key_info conf_keys[K_NR] = {
-	[K_WRITER] = { "writer", T_WORD, 0, 0, "swap swapfile file bdev",
-		       "swap" },
+	[K_WRITER] = { "writer", T_WORD, 0, 0, S2_WRITER_NAMES(WORD), "swap" },
 	[K_TARGET] = { "target", T_TARGET, 0, 255, NULL, NULL },
 	[K_COMPRESSOR] = { "compressor", T_WORD, 0, 0,
-			   "none lzo lz4 lz4hc zstd deflate", "lzo" },
+			   S2_COMPRESSOR_NAMES(WORD), "lzo" },
 	[K_COMPRESS_THREADS] = { "compress_threads", T_RANGE, 0, 64, NULL,
 				 "0" },
-	[K_CHECKSUM] = { "checksum", T_WORD, 0, 0, "none crc32c", "crc32c" },
+	[K_CHECKSUM] = { "checksum", T_WORD, 0, 0, S2_CHECKSUM_NAMES(WORD),
+			 "crc32c" },
 	/* The kernel keeps it in an s64: 2^63 - 1 is the largest. */
 	[K_IMAGE_SIZE_LIMIT] = { "image_size_limit", T_SIZE, 0,
 				 (1ULL << 63) - 1, NULL, "0" },
@@ -36,7 +40,7 @@ const struct conf_key_info conf_keys[K_NR] = {
 				   NULL, "20000" },
 	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "256" },
 	[K_POWERDOWN] = { "powerdown", T_CHOICE, 0, 0,
-			  "shutdown platform reboot", "shutdown" },
+			  S2_POWERDOWN_NAMES(WORD), "shutdown" },
 	[K_FORCE] = { "force", T_FLAG, 0, 0, NULL, "0" },
 	[K_INHERIT] = { "inherit", T_NAME, 0, 0, NULL, NULL },
 	[K_PRE_HIBERNATE] = { "pre_hibernate", T_CMD, 0, 0, NULL, NULL },
@@ -179,9 +183,10 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 	switch (k->type) {
 	case T_WORD:
 		if (!str_is_word(val) || strlen(val) > 32) {
+			choices_text(k->choices, list, sizeof(list));
 			snprintf(why, whylen,
 				 "expected a name such as %s, got '%s'",
-				 k->choices, val);
+				 list, val);
 			return -EINVAL;
 		}
 		break;
