@@ -10,14 +10,43 @@
  */
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <linux/mm.h>
 #include "writer.h"
+
+/*
+ * The image goes to the device blocks bmap() gave, behind the
+ * filesystem's back, so the filesystem must never move the file's blocks
+ * while the image is there.  S_SWAPFILE (set for the cycle) keeps writes,
+ * truncation, reflinks and the move ioctls away (ext4's MOVE_EXT, xfs's
+ * extent swaps refuse a swap file), and ext2/3/4 and xfs move a file's
+ * blocks in no other way.  Any other filesystem is refused, above all
+ * f2fs, whose garbage collector moves every block of a file that is not
+ * pinned, S_SWAPFILE or not (only its own swapon pins a file): the image
+ * would land on blocks it then thinks free.
+ */
+static int file_fs_stable(struct s2_writer *w, const char *target)
+{
+	struct super_block *sb = file_inode(w->file)->i_sb;
+
+	if (sb->s_magic == EXT4_SUPER_MAGIC || sb->s_magic == XFS_SUPER_MAGIC)
+		return 0;
+	if (sb->s_magic == F2FS_SUPER_MAGIC)
+		pr_err("suspend2: %s is on f2fs, whose garbage collector moves the blocks of a file that is not pinned: an image written there could be overwritten; use a swap file there with the swapfile writer (f2fs pins an active swap file), or a partition (bdev or swap writer)\n",
+		       target);
+	else
+		pr_err("suspend2: %s is on %s, which the file writer does not trust to keep a file's blocks in place (it takes ext2, ext3, ext4 and xfs): use a swap file with the swapfile writer, or a partition (bdev or swap writer)\n",
+		       target, sb->s_type->name);
+	return -EOPNOTSUPP;
+}
 
 static int file_validate(const char *target)
 {
 	struct s2_writer w = {};
 	int error = s2_file_open(&w, target);
 
+	if (!error)
+		error = file_fs_stable(&w, target);
 	if (!error)
 		error = s2_file_map(&w, target, false);
 	kvfree(w.ext);
@@ -34,6 +63,9 @@ static int file_open(struct s2_writer *w, const char *target, bool for_image)
 		return error;
 	if (!for_image)
 		return s2_file_page(w, 0, &w->anchor_page, target);
+	error = file_fs_stable(w, target);
+	if (error)
+		return error;
 	return s2_file_map(w, target, true);
 }
 

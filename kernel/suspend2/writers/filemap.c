@@ -66,20 +66,31 @@ int s2_file_open(struct s2_writer *w, const char *target)
 		       target, sb->s_type->name);
 		return -EOPNOTSUPP;
 	}
+	if (s2_blocks_per_page_shift(inode->i_blkbits, PAGE_SHIFT) < 0) {
+		pr_err("suspend2: %s is on %s with %u-byte blocks, bigger than a page (%lu bytes): a page would be part of a block, which cannot be mapped on its own; use a filesystem with blocks of at most %lu bytes, or a partition\n",
+		       target, sb->s_type->name, i_blocksize(inode), PAGE_SIZE,
+		       PAGE_SIZE);
+		return -EOPNOTSUPP;
+	}
 	w->bdev = sb->s_bdev;
 	return 0;
 }
 
-/* The device page holding page @file_page of the file. */
+/*
+ * The device page holding page @file_page of the file.  s2_file_open()
+ * refuses blocks bigger than a page (a negative @shift).
+ */
 int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
 		 const char *target)
 {
 	struct inode *inode = file_inode(w->file);
-	unsigned int shift = PAGE_SHIFT - inode->i_blkbits;
-	sector_t first = (sector_t)file_page << shift;
-	sector_t base = 0;
+	int shift = s2_blocks_per_page_shift(inode->i_blkbits, PAGE_SHIFT);
+	sector_t first, base = 0;
 	unsigned int i;
 
+	if (shift < 0)
+		return shift;
+	first = (sector_t)file_page << shift;
 	for (i = 0; i < 1U << shift; i++) {
 		sector_t block = first + i;
 		int error = bmap(inode, &block);

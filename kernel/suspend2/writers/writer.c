@@ -10,6 +10,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "../internal.h"
@@ -34,24 +35,22 @@ const struct s2_writer_ops *s2_writer_find(const char *name)
 }
 
 /*
- * "DEVICE:PAGE" (e.g. /dev/vdb:34816): a device and the page number of an
- * anchor on it.  The part after the last colon must be a decimal number
- * and hold no slash, so a plain path is never taken for a location.
+ * A resume location "DEVICE:PAGE" (see s2_location_split()), unless
+ * @target names something that exists as a whole: a whole-disk name may
+ * end in ":N" itself (/dev/disk/by-id/usb-Foo_0:0), and that disk is
+ * meant, not page 0 of a "usb-Foo_0".  Page N of such a device is then
+ * written with one more colon, DEVICE:N:PAGE.
  */
 bool s2_location_parse(const char *target, char *dev, size_t size, u64 *page)
 {
-	const char *colon = strrchr(target, ':');
-	size_t len;
+	struct path path;
 
-	if (!colon || colon == target || !colon[1] || strchr(colon, '/'))
+	if (!s2_location_split(target, dev, size, page))
 		return false;
-	if (kstrtou64(colon + 1, 10, page))
+	if (!kern_path(target, LOOKUP_FOLLOW, &path)) {
+		path_put(&path);
 		return false;
-	len = colon - target;
-	if (len >= size)
-		return false;
-	memcpy(dev, target, len);
-	dev[len] = '\0';
+	}
 	return true;
 }
 

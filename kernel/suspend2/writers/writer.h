@@ -14,6 +14,9 @@
 #ifndef _SUSPEND2_WRITER_H
 #define _SUSPEND2_WRITER_H
 
+#include <linux/errno.h>
+#include <linux/kstrtox.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 struct block_device;
@@ -76,6 +79,46 @@ extern const struct s2_writer_ops * const s2_writers[];	/* NULL-ended */
 int s2_writer_open(struct s2_writer *w, const struct s2_settings *set,
 		   bool for_image);
 void s2_writer_close(struct s2_writer *w);
+
+/*
+ * The syntax of a resume location, "DEVICE:PAGE" (e.g. /dev/vdb:34816):
+ * the part after the last colon must be a decimal number and hold no
+ * slash, so a plain path is never taken for a location.  A device name
+ * that itself ends in ":N" (/dev/disk/by-id/usb-Foo_0:0) matches too:
+ * s2_location_parse() settles that by looking the whole name up first.
+ * Pure, for the KUnit suite.
+ */
+static inline bool s2_location_split(const char *target, char *dev,
+				     size_t size, u64 *page)
+{
+	const char *colon = strrchr(target, ':');
+	size_t len;
+
+	if (!colon || colon == target || !colon[1] || strchr(colon, '/'))
+		return false;
+	if (kstrtou64(colon + 1, 10, page))
+		return false;
+	len = colon - target;
+	if (len >= size)
+		return false;
+	memcpy(dev, target, len);
+	dev[len] = '\0';
+	return true;
+}
+
+/*
+ * log2 of the filesystem blocks in a page of 1 << @page_shift bytes, for
+ * blocks of 1 << @blkbits bytes; -EOPNOTSUPP when a block is bigger than
+ * a page (xfs allows that since 6.12), where a page is a part of a block
+ * and PAGE_SHIFT - i_blkbits would wrap around.  Pure, for KUnit.
+ */
+static inline int s2_blocks_per_page_shift(unsigned int blkbits,
+					   unsigned int page_shift)
+{
+	if (!blkbits || blkbits > page_shift)
+		return -EOPNOTSUPP;
+	return page_shift - blkbits;
+}
 
 /* Helpers shared by the writers (writer.c, filemap.c). */
 bool s2_location_parse(const char *target, char *dev, size_t size,
