@@ -254,7 +254,7 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 
 	error = stream_get(si, &ch, sizeof(ch));
 	if (error) {
-		*why = "data stream ends early (truncated image)";
+		*why = "data stream ends early (truncated image, or data_bytes too small)";
 		return error == -ENODATA ? -EBADMSG : error;
 	}
 	error = s2_chunk_check(&ch, seq, strcmp(si->img->header.compressor, "none"),
@@ -267,7 +267,7 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 	s->crc = le32_to_cpu(ch.crc);
 	error = stream_get(si, s->stored, s->stored_len);
 	if (error) {
-		*why = "data stream ends early (truncated image)";
+		*why = "data stream ends early (truncated image, or data_bytes too small)";
 		return error == -ENODATA ? -EBADMSG : error;
 	}
 	return 0;

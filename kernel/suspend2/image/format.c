@@ -314,7 +314,8 @@ int s2_index_check(const struct s2_index_page *ip, u32 expected_count,
 		return refuse(why,
 			      "index page checksum mismatch (corrupt block index, or first_index_page or a next pointer leading elsewhere)");
 	if (le32_to_cpu(ip->count) != expected_count)
-		return refuse(why, "index page count is not what data_pages says");
+		return refuse(why,
+			      "index page count is not what data_pages says (or first_index_page or a next pointer leads to the wrong index page)");
 	return 0;
 }
 

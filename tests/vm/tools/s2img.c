@@ -17,13 +17,40 @@
  *                               twice the chunks (and pages) the data
  *                               stream holds, as if the stream had been
  *                               cut off halfway; checksums fixed
+ *
+ * The structure-aware mutator (hostile images, scenario f-hostile):
+ *
+ *   s2img rearm DEV             put back the anchor of the image the
+ *                               "test" action wrote and then invalidated
+ *                               (finds the header by its magic and crc)
+ *   s2img save DEV FILE         keep the image's own pages (anchor,
+ *                               header, index, the pages of the first and
+ *                               last chunk headers) in FILE
+ *   s2img restore DEV FILE      write them back: the pristine image
+ *   s2img list                  every mutation "PART FIELD VALUE WORDS":
+ *                               each field of the anchor, header, first
+ *                               and last index page, first and last chunk
+ *                               header at its boundary values; WORDS
+ *                               (a|b) are what the refusal must name
+ *   s2img mutate DEV PART FIELD VALUE
+ *                               set one field and reseal every checksum
+ *                               (header crc and the anchor's copy, index
+ *                               page crc) but the field's own, so only
+ *                               the semantic checks can refuse it
+ *
+ * Every access is O_DIRECT: the kernel reads and writes the image with
+ * bios, past the page cache.
  */
+#define _GNU_SOURCE	/* O_DIRECT */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 #define PAGE		4096
@@ -40,6 +67,9 @@
 #define HDR_SIZE	358
 #define IDX_COUNT	8
 #define IDX_ENTRIES	16
+#define IDX_NR		510
+#define CHUNK_HDR	24
+#define CHUNK_MAGIC	0x4b4e4843
 
 static int fd;
 
@@ -57,6 +87,8 @@ static void rw_page(uint64_t page, uint8_t *buf, int write)
 	if (n != PAGE)
 		die(write ? "write" : "read");
 }
+
+#define ALIGNED __attribute__((aligned(PAGE)))
 
 static uint64_t get64(const uint8_t *p)
 {
@@ -92,20 +124,497 @@ static uint32_t crc_without(uint8_t *buf, size_t len, size_t field)
 	return crc;
 }
 
+/* ---- the structure-aware mutator ---------------------------------- */
+
+#define ANCHOR_AT	(PAGE - ANCHOR_SIZE)
+#define MAX_SAVE	4096
+
+struct field {
+	const char *part;	/* anchor, header, index, chunk */
+	const char *name;
+	unsigned int off, size;
+};
+
+/* Offsets of kernel/suspend2/image/format.h (KUnit s2_header_layout). */
+static const struct field fields[] = {
+	{ "anchor", "header_page", 0, 8 },
+	{ "anchor", "header_crc", 8, 4 },
+	{ "anchor", "reserved", 12, 4 },
+	{ "header", "magic", 0, 8 },
+	{ "header", "format_version", 8, 4 },
+	{ "header", "header_size", 12, 4 },
+	{ "header", "page_size", 16, 4 },
+	{ "header", "checksum", 20, 4 },
+	{ "header", "release", 24, 65 },
+	{ "header", "version", 89, 65 },
+	{ "header", "machine", 154, 65 },
+	{ "header", "compressor", 219, 32 },
+	{ "header", "pad", 251, 3 },
+	{ "header", "image_pages", 254, 8 },
+	{ "header", "data_bytes", 262, 8 },
+	{ "header", "data_pages", 270, 8 },
+	{ "header", "nr_chunks", 278, 8 },
+	{ "header", "first_index_page", 286, 8 },
+	{ "header", "index_pages", 294, 4 },
+	{ "header", "chunk_pages", 298, 4 },
+	{ "header", "threads", 342, 4 },
+	{ "header", "reserved", 346, 4 },
+	{ "header", "flags", 350, 4 },
+	{ "header", "header_crc", 354, 4 },
+	{ "index", "next", 0, 8 },
+	{ "index", "count", 8, 4 },
+	{ "index", "crc", 12, 4 },
+	{ "index", "entry[0]", 16, 8 },
+	{ "index", "entry[last]", 0, 8 },
+	{ "chunk", "magic", 0, 4 },
+	{ "chunk", "seq", 4, 4 },
+	{ "chunk", "raw_len", 8, 4 },
+	{ "chunk", "stored_len", 12, 4 },
+	{ "chunk", "crc", 16, 4 },
+	{ "chunk", "reserved", 20, 4 },
+};
+
+/*
+ * The mutations f-hostile runs: PART FIELD VALUES WORDS.  Values are
+ * resolved against the image by value(); WORDS is what the refusal must
+ * name.  Fields only reported (the timings) are left out: any value of
+ * theirs is a valid image, which would be restored.
+ */
+static const char *const plan[] = {
+	"anchor header_page 0,1,2^32+1,2^52+1,dev,dev+1,max,data header_page",
+	"anchor header_crc 0,u32max,old+1 header_crc",
+	"anchor reserved 1,u32max reserved",
+	"header magic 0,1 magic",
+	"header format_version 0,2,u32max format_version",
+	"header header_size 0,old-1,old+1,u32max header_size",
+	"header page_size 0,8192,u32max page_size",
+	"header checksum 0,2,u32max checksum",
+	"header release empty,unterminated,other release",
+	"header version empty,unterminated,other version",
+	"header machine empty,unterminated,other machine",
+	"header compressor empty,unterminated,other compressor",
+	"header pad 1,max pad",
+	"header image_pages 0,1,old-1,old+32,u32max,2^32+1,2^52+1,ram+1,max image_pages",
+	"header data_bytes 0,1,old-1,old+1,2^32+1,2^52+1,max data_bytes",
+	"header data_pages 0,1,old-1,old+1,2^32+1,510*2^32+1,2^52+1,dev,dev+1,max data_pages",
+	"header nr_chunks 0,1,old-1,old+1,2^32+1,max nr_chunks",
+	"header first_index_page 0,1,2^32+1,dev,dev+1,max,header,data,old+1 first_index_page",
+	"header index_pages 0,old-1,old+1,u32max index_pages",
+	"header chunk_pages 0,1,31,33,u32max chunk_pages",
+	"header threads 0,65,u32max threads",
+	"header reserved 1,u32max reserved",
+	"header flags 2,u32max flags",
+	"header header_crc 0,u32max,old+1 checksum",
+	"index0 next 0,1,self,dev,dev+1,max,2^32+1,header next",
+	"indexN next 1,self,back,dev,max,header next",
+	"index0 count 0,1,old-1,511,u32max count",
+	"indexN count 0,old+1,u32max count",
+	"index0 crc 0,u32max checksum",
+	"index0 entry[0] 0,dev,dev+1,max,2^32+1,header,index,data entry",
+	"indexN entry[last] 0,dev,max,header,index,data entry",
+	"chunk0 magic 0,u32max magic",
+	"chunk0 seq 1,u32max seq",
+	"chunk0 raw_len 0,1,4096,131073,u32max raw_len|stored_len",
+	"chunk0 stored_len 0,1,4096,u32max stored_len",
+	"chunk0 crc 0,old+1 checksum|crc",
+	"chunk0 reserved 1,u32max reserved",
+	"chunkN seq 0,old+1 seq",
+	"chunkN raw_len 0,131073 raw_len|stored_len",
+	NULL
+};
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static uint64_t device_pages(void)
+{
+	uint64_t bytes;
+	struct stat st;
+
+	/* A regular file too: the host's checks of this tool use one. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		return st.st_size / PAGE;
+	if (ioctl(fd, BLKGETSIZE64, &bytes))
+		die("BLKGETSIZE64");
+	return bytes / PAGE;
+}
+
+static uint64_t ram_pages(void)
+{
+	long n = sysconf(_SC_PHYS_PAGES);
+
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+static void seal_header(uint8_t *hdr)
+{
+	put32(hdr + HDR_CRC, crc_without(hdr, HDR_SIZE, HDR_CRC));
+}
+
+static void seal_index(uint8_t *ip)
+{
+	put32(ip + 12, crc_without(ip, PAGE, 12));
+}
+
+/*
+ * The image the "test" action wrote, verified and then invalidated is
+ * still on the device: find its header (magic and checksum) and point a
+ * fresh anchor at it, as the writer did.
+ */
+static int rearm(uint8_t *anchor)
+{
+	static uint8_t buf[64 * PAGE] ALIGNED;
+	uint64_t n = device_pages(), p, found = 0, best_sec = 0;
+	uint32_t found_crc = 0;
+
+	for (p = 1; p < n; p += 64) {
+		uint64_t k, len = n - p < 64 ? n - p : 64;
+
+		if (pread(fd, buf, len * PAGE, p * PAGE) != (ssize_t)(len * PAGE))
+			die("read");
+		for (k = 0; k < len; k++) {
+			uint8_t *h = buf + k * PAGE;
+			uint64_t sec = get64(h + 302);
+
+			if (memcmp(h, "SUSPEND2", 8) ||
+			    get32(h + HDR_CRC) != crc_without(h, HDR_SIZE, HDR_CRC))
+				continue;
+			if (!found || sec >= best_sec) {
+				found = p + k;
+				best_sec = sec;
+				found_crc = get32(h + HDR_CRC);
+			}
+		}
+	}
+	if (!found) {
+		fprintf(stderr, "s2img: no image header on the device\n");
+		return 1;
+	}
+	if (memcmp(anchor + PAGE - 10, "S2SUSPEND", 10))
+		memcpy(anchor + PAGE - 20, anchor + PAGE - 10, 10);
+	memcpy(anchor + PAGE - 10, "S2SUSPEND", 10);
+	put64(anchor + ANCHOR_AT, found);
+	put32(anchor + ANCHOR_AT + 8, found_crc);
+	put32(anchor + ANCHOR_AT + 12, 0);
+	rw_page(0, anchor, 1);
+	printf("anchor points at the header on page %llu\n",
+	       (unsigned long long)found);
+	return 0;
+}
+
+/* The image's layout, read from the (pristine) device. */
+struct layout {
+	uint64_t header_page, dev_pages;
+	uint32_t nr_index;
+	uint64_t *index_loc;
+	uint8_t *index;		/* nr_index pages */
+	uint64_t data_pages, nr_chunks;
+	uint64_t last_chunk_off;	/* stream offset of the last chunk header */
+};
+
+static uint64_t data_page(const struct layout *l, uint64_t n)
+{
+	if (n >= l->data_pages)
+		die("stream offset beyond the data pages");
+	return get64(l->index + (n / IDX_NR) * PAGE + IDX_ENTRIES +
+		     8 * (n % IDX_NR));
+}
+
+/* @len bytes of the data stream at @off, through the block index. */
+static void stream_rw(const struct layout *l, uint64_t off, uint8_t *buf,
+		      size_t len, int write)
+{
+	static uint8_t page[PAGE] ALIGNED;
+
+	while (len) {
+		uint64_t where = data_page(l, off / PAGE);
+		size_t in = off % PAGE, n = PAGE - in < len ? PAGE - in : len;
+
+		rw_page(where, page, 0);
+		if (write) {
+			memcpy(page + in, buf, n);
+			rw_page(where, page, 1);
+		} else {
+			memcpy(buf, page + in, n);
+		}
+		off += n;
+		buf += n;
+		len -= n;
+	}
+}
+
+static void load_layout(struct layout *l, const uint8_t *anchor,
+			const uint8_t *hdr)
+{
+	uint64_t where = get64(hdr + HDR_FIRST_INDEX), off = 0, c;
+	uint32_t i;
+
+	l->header_page = get64(anchor + ANCHOR_AT);
+	l->dev_pages = device_pages();
+	l->nr_index = get32(hdr + 294);
+	l->data_pages = get64(hdr + HDR_DATA_PAGES);
+	l->nr_chunks = get64(hdr + HDR_NR_CHUNKS);
+	if (!l->nr_index || l->nr_index > MAX_SAVE ||
+	    l->data_pages > (uint64_t)l->nr_index * IDX_NR)
+		die("layout");
+	l->index_loc = calloc(l->nr_index, sizeof(*l->index_loc));
+	if (posix_memalign((void **)&l->index, PAGE, (size_t)l->nr_index * PAGE) ||
+	    !l->index_loc)
+		die("memory");
+	for (i = 0; i < l->nr_index; i++) {
+		l->index_loc[i] = where;
+		rw_page(where, l->index + (size_t)i * PAGE, 0);
+		where = get64(l->index + (size_t)i * PAGE);
+	}
+	/* Walk the chunk headers to the last one. */
+	for (c = 0; c + 1 < l->nr_chunks; c++) {
+		uint8_t ch[CHUNK_HDR];
+
+		stream_rw(l, off, ch, sizeof(ch), 0);
+		if (get32(ch) != CHUNK_MAGIC || get32(ch + 4) != c)
+			die("chunk walk");
+		off += CHUNK_HDR + get32(ch + 12);
+	}
+	l->last_chunk_off = off;
+}
+
+/* Keeps the pages a mutation may touch, to put the image back later. */
+static int save(const uint8_t *anchor, const uint8_t *hdr, const char *file)
+{
+	static uint8_t page[PAGE] ALIGNED;
+	uint64_t pages[MAX_SAVE + 8];
+	unsigned int n = 0, i;
+	struct layout l;
+	FILE *f;
+
+	load_layout(&l, anchor, hdr);
+	pages[n++] = 0;
+	pages[n++] = l.header_page;
+	for (i = 0; i < l.nr_index; i++)
+		pages[n++] = l.index_loc[i];
+	/* A chunk header may straddle two pages. */
+	pages[n++] = data_page(&l, 0);
+	pages[n++] = data_page(&l, l.last_chunk_off / PAGE);
+	if ((l.last_chunk_off + CHUNK_HDR - 1) / PAGE != l.last_chunk_off / PAGE)
+		pages[n++] = data_page(&l, l.last_chunk_off / PAGE + 1);
+	f = fopen(file, "w");
+	if (!f)
+		die(file);
+	for (i = 0; i < n; i++) {
+		rw_page(pages[i], page, 0);
+		if (fwrite(&pages[i], 8, 1, f) != 1 ||
+		    fwrite(page, PAGE, 1, f) != 1)
+			die(file);
+	}
+	if (fclose(f))
+		die(file);
+	printf("saved %u pages: header %llu, %u index pages, %llu data pages, %llu chunks\n",
+	       n, (unsigned long long)l.header_page, l.nr_index,
+	       (unsigned long long)l.data_pages,
+	       (unsigned long long)l.nr_chunks);
+	return 0;
+}
+
+static int restore(const char *file)
+{
+	static uint8_t page[PAGE] ALIGNED;
+	uint64_t where;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		die(file);
+	while (fread(&where, 8, 1, f) == 1) {
+		if (fread(page, PAGE, 1, f) != 1)
+			die(file);
+		rw_page(where, page, 1);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int list(void)
+{
+	int i;
+
+	for (i = 0; plan[i]; i++) {
+		char part[16], field[32], values[256], words[64], *v, *save;
+
+		if (sscanf(plan[i], "%15s %31s %255s %63s", part, field, values,
+			   words) != 4)
+			return 2;
+		for (v = strtok_r(values, ",", &save); v;
+		     v = strtok_r(NULL, ",", &save))
+			printf("%s %s %s %s\n", part, field, v, words);
+	}
+	return 0;
+}
+
+/* A value token of the plan, for a field holding @old. */
+static int value(const char *tok, uint64_t old, const struct layout *l,
+		 uint64_t self, uint64_t *v)
+{
+	static const struct { const char *tok; uint64_t v; } fixed[] = {
+		{ "u32max", 0xffffffffULL }, { "2^32+1", 0x100000001ULL },
+		{ "2^52+1", (1ULL << 52) + 1 }, { "max", ~0ULL },
+		{ "510*2^32+1", 510ULL * (1ULL << 32) + 1 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		if (!strcmp(tok, fixed[i].tok)) {
+			*v = fixed[i].v;
+			return 0;
+		}
+	}
+	if (!strcmp(tok, "dev"))
+		*v = l->dev_pages;
+	else if (!strcmp(tok, "dev+1"))
+		*v = l->dev_pages + 1;
+	else if (!strcmp(tok, "ram+1"))
+		*v = ram_pages() + 1;
+	else if (!strcmp(tok, "old+1"))
+		*v = old + 1;
+	else if (!strcmp(tok, "old-1"))
+		*v = old - 1;
+	else if (!strcmp(tok, "old+32"))
+		*v = old + 32;
+	else if (!strcmp(tok, "self"))
+		*v = self;
+	else if (!strcmp(tok, "back"))
+		*v = l->index_loc[0];
+	else if (!strcmp(tok, "header"))
+		*v = l->header_page;
+	else if (!strcmp(tok, "index"))
+		*v = l->index_loc[0];
+	else if (!strcmp(tok, "data"))
+		*v = data_page(l, 1);	/* listed already: a duplicate */
+	else if (tok[0] >= '0' && tok[0] <= '9')
+		*v = strtoull(tok, NULL, 0);
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * Sets PART's FIELD to VALUE and reseals the checksums that cover it (not
+ * the field's own): exit 0, or 3 when the image already holds that value.
+ */
+static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
+		  const char *name, const char *tok)
+{
+	static uint8_t page[PAGE] ALIGNED;
+	const struct field *f = NULL;
+	uint64_t old = 0, v = 0, self = 0, where = 0, off = 0;
+	uint8_t *p, chunk[CHUNK_HDR];
+	struct layout l;
+	unsigned int i;
+	int k = -1;
+
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strncmp(part, fields[i].part, strlen(fields[i].part)) &&
+		    !strcmp(name, fields[i].name))
+			f = &fields[i];
+	if (!f) {
+		fprintf(stderr, "s2img: no field %s %s\n", part, name);
+		return 2;
+	}
+	load_layout(&l, anchor, hdr);
+	if (!strcmp(f->part, "anchor")) {
+		p = anchor + ANCHOR_AT + f->off;
+	} else if (!strcmp(f->part, "header")) {
+		p = hdr + f->off;
+	} else if (!strcmp(f->part, "index")) {
+		k = !strcmp(part, "index0") ? 0 : (int)l.nr_index - 1;
+		self = where = l.index_loc[k];
+		memcpy(page, l.index + (size_t)k * PAGE, PAGE);
+		p = page + f->off;
+		if (!strcmp(name, "entry[last]"))
+			p = page + IDX_ENTRIES + 8 * (get32(page + IDX_COUNT) - 1);
+	} else {
+		off = !strcmp(part, "chunk0") ? 0 : l.last_chunk_off;
+		stream_rw(&l, off, chunk, sizeof(chunk), 0);
+		p = chunk + f->off;
+	}
+	if (f->size <= 8) {
+		memcpy(&old, p, f->size);
+		if (value(tok, old, &l, self, &v)) {
+			fprintf(stderr, "s2img: bad value %s\n", tok);
+			return 2;
+		}
+		if (f->size < 8)
+			v &= (1ULL << (8 * f->size)) - 1;
+		if (v == old) {
+			printf("skip: %s %s is %s already\n", part, name, tok);
+			return 3;
+		}
+		memcpy(p, &v, f->size);
+	} else if (!strcmp(tok, "empty")) {
+		memset(p, 0, f->size);
+	} else if (!strcmp(tok, "unterminated")) {
+		memset(p, 'A', f->size);
+	} else {
+		memset(p, 0, f->size);
+		memcpy(p, tok, strlen(tok) < f->size ? strlen(tok) : f->size - 1);
+	}
+
+	if (!strcmp(f->part, "anchor")) {
+		rw_page(0, anchor, 1);
+	} else if (!strcmp(f->part, "header")) {
+		if (strcmp(name, "header_crc"))
+			seal_header(hdr);
+		/* The anchor names the header by its checksum: follow it. */
+		memcpy(anchor + ANCHOR_AT + 8, hdr + HDR_CRC, 4);
+		rw_page(l.header_page, hdr, 1);
+		rw_page(0, anchor, 1);
+	} else if (!strcmp(f->part, "index")) {
+		if (strcmp(name, "crc"))
+			seal_index(page);
+		rw_page(where, page, 1);
+	} else {
+		/* Chunk headers are under no checksum of their own. */
+		stream_rw(&l, off, chunk, sizeof(chunk), 1);
+	}
+	printf("%s %s: %#llx -> %s (%#llx)\n", part, name,
+	       (unsigned long long)old, tok, (unsigned long long)v);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static uint8_t anchor[PAGE], hdr[PAGE], idx[PAGE], data[PAGE];
+	static uint8_t anchor[PAGE] ALIGNED, hdr[PAGE] ALIGNED, idx[PAGE] ALIGNED,
+		data[PAGE] ALIGNED;
 	uint64_t header_page, first_index, data_pages, target;
 	uint32_t count, crc;
 
+	if (argc == 2 && !strcmp(argv[1], "list"))
+		return list();
 	if (argc < 3) {
-		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut DEV [ARG]\n");
+		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut|rearm|save|restore|list|mutate DEV [ARG...]\n");
 		return 2;
 	}
-	fd = open(argv[2], O_RDWR);
+	fd = open(argv[2], O_RDWR | O_DIRECT | O_SYNC);
 	if (fd < 0)
 		die(argv[2]);
 	rw_page(0, anchor, 0);
+	if (!strcmp(argv[1], "rearm"))
+		return rearm(anchor);
+	if (!strcmp(argv[1], "restore") && argc == 4)
+		return restore(argv[3]);
 	if (memcmp(anchor + PAGE - 10, "S2SUSPEND", 10)) {
 		fprintf(stderr, "s2img: no suspend2 image on %s\n", argv[2]);
 		return 1;
@@ -117,6 +626,10 @@ int main(int argc, char **argv)
 	rw_page(first_index, idx, 0);
 	memcpy(&count, idx + IDX_COUNT, 4);
 
+	if (!strcmp(argv[1], "save") && argc == 4)
+		return save(anchor, hdr, argv[3]);
+	if (!strcmp(argv[1], "mutate") && argc == 6)
+		return mutate(anchor, hdr, argv[3], argv[4], argv[5]);
 	if (!strcmp(argv[1], "info")) {
 		uint32_t ver;
 
