@@ -91,6 +91,18 @@ static void index_loops_refused(void **state)
 	assert_int_equal(fz_parse(im, &why), -EINVAL);
 	assert_non_null(strstr(why, "loops"));
 	assert_int_equal(im->nr_walked, FZ_NR_INDEX);
+
+	/* The last page's next, back to the first page or to itself. */
+	fz_build(im);
+	im->idx[FZ_NR_INDEX - 1].next = cpu_to_le64(im->idx_loc[0]);
+	fz_reseal_index(im, FZ_NR_INDEX - 1);
+	assert_int_equal(fz_parse(im, &why), -EINVAL);
+	assert_non_null(strstr(why, "loops"));
+	fz_build(im);
+	im->idx[FZ_NR_INDEX - 1].next = cpu_to_le64(im->idx_loc[FZ_NR_INDEX - 1]);
+	fz_reseal_index(im, FZ_NR_INDEX - 1);
+	assert_int_equal(fz_parse(im, &why), -EINVAL);
+	assert_non_null(strstr(why, "loops"));
 	free(im);
 }
 

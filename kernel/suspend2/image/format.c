@@ -337,14 +337,19 @@ void s2_index_walk_start(struct s2_index_walk *iw,
  * and none before the last has a next of 0), so every loop fails, and
  * this turns that failure into the message that names it.
  */
-static bool index_revisited(const struct s2_index_walk *iw)
+static bool index_seen(const struct s2_index_walk *iw, u64 page)
 {
 	u64 i;
 
 	for (i = 0; i < iw->done; i++)
-		if (iw->locs[i] == iw->where)
+		if (iw->locs[i] == page)
 			return true;
 	return false;
+}
+
+static bool index_revisited(const struct s2_index_walk *iw)
+{
+	return index_seen(iw, iw->where);
 }
 
 #define S2_INDEX_LOOP "index page next points back to an earlier index page (the block index loops)"
@@ -385,7 +390,8 @@ int s2_index_walk_page(struct s2_index_walk *iw,
 	if (iw->done + 1 == iw->nr) {
 		if (!next)
 			goto accept;
-		if (index_revisited(iw))
+		if (index_revisited(iw) || next == iw->where ||
+		    index_seen(iw, next))
 			return refuse(why, S2_INDEX_LOOP);
 		return refuse(why,
 			      "next of the last index page is not 0 (block index longer than index_pages)");

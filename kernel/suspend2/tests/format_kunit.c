@@ -225,6 +225,12 @@ static void s2_index_loops(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "loops"));
 	/* Never more index pages read than the header announces. */
 	KUNIT_EXPECT_LE(test, im->nr_walked, FZ_NR_INDEX);
+	/* The last page's next, back to the first. */
+	fz_build(im);
+	im->idx[FZ_NR_INDEX - 1].next = cpu_to_le64(im->idx_loc[0]);
+	fz_reseal_index(im, FZ_NR_INDEX - 1);
+	KUNIT_EXPECT_EQ(test, fz_parse(im, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "loops"));
 	vfree(im);
 }
 

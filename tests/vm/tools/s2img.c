@@ -358,8 +358,9 @@ static void stream_rw(const struct layout *l, uint64_t off, uint8_t *buf,
 	}
 }
 
+/* @chunks: also find the last chunk header (reads one page a chunk). */
 static void load_layout(struct layout *l, const uint8_t *anchor,
-			const uint8_t *hdr)
+			const uint8_t *hdr, int chunks)
 {
 	uint64_t where = get64(hdr + HDR_FIRST_INDEX), off = 0, c;
 	uint32_t i;
@@ -382,7 +383,7 @@ static void load_layout(struct layout *l, const uint8_t *anchor,
 		where = get64(l->index + (size_t)i * PAGE);
 	}
 	/* Walk the chunk headers to the last one. */
-	for (c = 0; c + 1 < l->nr_chunks; c++) {
+	for (c = 0; chunks && c + 1 < l->nr_chunks; c++) {
 		uint8_t ch[CHUNK_HDR];
 
 		stream_rw(l, off, ch, sizeof(ch), 0);
@@ -402,7 +403,7 @@ static int save(const uint8_t *anchor, const uint8_t *hdr, const char *file)
 	struct layout l;
 	FILE *f;
 
-	load_layout(&l, anchor, hdr);
+	load_layout(&l, anchor, hdr, 1);
 	pages[n++] = 0;
 	pages[n++] = l.header_page;
 	for (i = 0; i < l.nr_index; i++)
@@ -533,7 +534,7 @@ static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
 		fprintf(stderr, "s2img: no field %s %s\n", part, name);
 		return 2;
 	}
-	load_layout(&l, anchor, hdr);
+	load_layout(&l, anchor, hdr, !strcmp(part, "chunkN"));
 	if (!strcmp(f->part, "anchor")) {
 		p = anchor + ANCHOR_AT + f->off;
 	} else if (!strcmp(f->part, "header")) {
