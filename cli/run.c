@@ -679,6 +679,9 @@ static int check_resume_location(struct run *r)
 		err = strerror(errno);
 	else if (!S_ISBLK(st.st_mode))
 		err = "not a block device";
+	/* A disk named like /dev/disk/by-id/usb-Foo_0:0 splits wrongly. */
+	if (err && !stat(v->value, &st) && S_ISBLK(st.st_mode))
+		err = "a whole device, not DEVICE:PAGE; add the page after one more colon (NAME:0 for page 0)";
 	if (err) {
 		hib_err("%s: key 'resume_location': %s: %s", where, v->value,
 			err);
@@ -692,11 +695,39 @@ static int check_resume_location(struct run *r)
 	return 0;
 }
 
+/* The estimated image (sys_image_estimate) must fit in ROOM bytes. */
+static int check_room(struct run *r, uint64_t room, const char *what)
+{
+	char msg[PATH_MAX + 256];
+	uint64_t image, limit = 0;
+	int ret;
+
+	parse_u64(r->prof.v[K_IMAGE_SIZE_LIMIT].value, &limit);
+	ret = sys_image_estimate(SYS_PROC_MEMINFO,
+				 r->prof.v[K_COMPRESSOR].value, limit, &image);
+	if (ret) {
+		hib_warn("cannot read %s (%s): not checking for room",
+			 SYS_PROC_MEMINFO, strerror(-ret));
+		return 0;
+	}
+	if (image > room) {
+		snprintf(msg, sizeof(msg),
+			 "not enough room on %s: about %llu MiB needed, %llu MiB free %s",
+			 r->target, (unsigned long long)(image >> 20),
+			 (unsigned long long)(room >> 20), what);
+		return soft_fail(r, msg);
+	}
+	note(r, "check: room on %s: about %llu MiB needed, %llu MiB free",
+	     r->target, (unsigned long long)(image >> 20),
+	     (unsigned long long)(room >> 20));
+	return 0;
+}
+
 static int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
 	char where[PATH_MAX + 32], msg[PATH_MAX + 256];
-	uint64_t size = 0, room, image, limit = 0;
+	uint64_t size = 0, room;
 	struct stat st;
 	bool ro = false;
 	int ret;
@@ -760,9 +791,24 @@ static int check_target(struct run *r, bool need_room)
 			return soft_fail(r, msg);
 		}
 	}
-	/* file and bdev: the module checks their space before freezing. */
-	if (!need_room || !swap_writer(r))
+	if (!need_room)
 		return 0;
+	/*
+	 * file and bdev: the module checks their space only once the hooks
+	 * ran, so the same estimate as for swap is made here, against the
+	 * file or the device less its anchor page.
+	 */
+	if (!swap_writer(r)) {
+		room = S_ISREG(st.st_mode) ?
+		       (uint64_t)st.st_size / CHECK_PAGE * CHECK_PAGE : size;
+		if (!room) {
+			hib_verbose("cannot tell the size of %s: not checking for room",
+				    r->target);
+			return 0;
+		}
+		room = room > CHECK_PAGE ? room - CHECK_PAGE : 0;
+		return check_room(r, room, "on the target");
+	}
 	ret = sys_swap_free(SYS_PROC_SWAPS, r->target, &room);
 	if (ret == -ENOENT && r->prof.swap_on_demand && r->ctl->dry_run) {
 		note(r, "check: room on %s: not checked, swap_on_demand enables it only for the cycle",
@@ -780,25 +826,7 @@ static int check_target(struct run *r, bool need_room)
 			 SYS_PROC_SWAPS, strerror(-ret));
 		return 0;
 	}
-	parse_u64(r->prof.v[K_IMAGE_SIZE_LIMIT].value, &limit);
-	ret = sys_image_estimate(SYS_PROC_MEMINFO,
-				 r->prof.v[K_COMPRESSOR].value, limit, &image);
-	if (ret) {
-		hib_warn("cannot read %s (%s): not checking for room",
-			 SYS_PROC_MEMINFO, strerror(-ret));
-		return 0;
-	}
-	if (image > room) {
-		snprintf(msg, sizeof(msg),
-			 "not enough room on %s: about %llu MiB needed, %llu MiB free swap",
-			 r->target, (unsigned long long)(image >> 20),
-			 (unsigned long long)(room >> 20));
-		return soft_fail(r, msg);
-	}
-	note(r, "check: room on %s: about %llu MiB needed, %llu MiB free",
-	     r->target, (unsigned long long)(image >> 20),
-	     (unsigned long long)(room >> 20));
-	return 0;
+	return check_room(r, room, "swap");
 }
 
 static void print_hooks(struct run *r, const char *key,

@@ -77,7 +77,9 @@ fallocate -l 256K "$T/falloc" 2>/dev/null || cp "$T/sparse" "$T/falloc"
 dd if=/dev/zero of="$T/noswap" bs=64k count=4 status=none
 
 conf file "$T/full"
-same "file target written in full" 0 --test
+same "file target written in full, too small for the image" 1 --test
+check "too small: the message says not enough room" grep -q "not enough room on $T/full" "$T/real.err"
+same "file target written in full, --force" 0 --test -f
 conf file "$T/sparse"
 same "sparse file target" 1 --test
 check "sparse file: the message says hole" grep -q "has a hole at byte 0" "$T/real.err"
