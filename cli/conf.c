@@ -166,6 +166,28 @@ static void choices_text(const char *list, char *buf, size_t len)
 }
 
 /*
+ * "UUID=...:PAGE" (or LABEL=, PARTUUID=, PARTLABEL=): a resume location
+ * by a name that stays the same across boots.  hibernate resolves it
+ * with libblkid before the module sees it.
+ */
+static bool tag_location(const char *val)
+{
+	static const char *const tags[] = { "UUID=", "LABEL=", "PARTUUID=",
+					    "PARTLABEL=" };
+	const char *colon = strrchr(val, ':');
+	uint64_t page;
+	size_t i, n;
+
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		n = strlen(tags[i]);
+		if (!strncmp(val, tags[i], n))
+			return colon && colon > val + n &&
+			       !parse_u64(colon + 1, &page);
+	}
+	return false;
+}
+
+/*
  * Check one value and produce what goes to the kernel (plain decimal for
  * sizes, "yes"/"no" for booleans).  On error, why says what was expected.
  */
@@ -273,9 +295,10 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		break;
 	case T_LOCATION:
 		if (has_control(val) || strlen(val) > k->max ||
-		    check_location(val, list, sizeof(list), &v)) {
+		    (check_location(val, list, sizeof(list), &v) &&
+		     !tag_location(val))) {
 			snprintf(why, whylen,
-				 "expected DEVICE:PAGE, an absolute device path and a page number as hibernate prints it (e.g. /dev/sda2:34816), got '%s'",
+				 "expected DEVICE:PAGE, a device (an absolute path, or UUID=, PARTUUID=, LABEL=, PARTLABEL=) and a page number as hibernate prints it (e.g. UUID=0a1b2c3d-0000-4000-8000-000000000000:34816), got '%s'",
 				 val);
 			return -EINVAL;
 		}

@@ -23,11 +23,13 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "anchor.h"
 #include "caps.h"
 #include "cfs.h"
 #include "check.h"
 #include "common.h"
 #include "conf.h"
+#include "hint.h"
 #include "hooks.h"
 #include "lock.h"
 #include "module.h"
@@ -70,17 +72,30 @@ static void note(struct run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A check --force may override: the target's type and free space. */
-static int soft_fail(struct run *r, const char *msg)
+/*
+ * A check --force may override: the target's type and free space.  HINT
+ * says what to do instead where --force cannot help (the module refuses
+ * such a target itself), so it is not suggested there.
+ */
+static int soft_fail_hint(struct run *r, const char *msg, const char *hint)
 {
 	if (r->ctl->force) {
-		hib_warn("%s; going on (--force)", msg);
+		hib_warn("%s; going on (--force)%s", msg,
+			 hint ? ", but the module will refuse it" : "");
 		note(r, "check: %s: overridden by --force", msg);
 		return 0;
 	}
-	hib_err("%s (use --force to go on anyway)", msg);
+	if (hint)
+		hib_err("%s: %s", msg, hint);
+	else
+		hib_err("%s (use --force to go on anyway)", msg);
 	note(r, "check: %s: FAILED", msg);
 	return HIB_EXIT_FAILURE;
+}
+
+static int soft_fail(struct run *r, const char *msg)
+{
+	return soft_fail_hint(r, msg, NULL);
 }
 
 static int load_config(struct run *r)
@@ -187,11 +202,9 @@ static int resolve_profile(struct run *r)
 		r->prof.v[K_MODULE].file = "command line";
 		r->prof.v[K_MODULE].line = 0;
 	}
-	if (!r->prof.v[K_TARGET].value) {
-		hib_err("%s: profile '%s': key 'target' is not set",
-			r->conf.path, r->prof.name);
-		return HIB_EXIT_CONFIG;
-	}
+	if (!r->prof.v[K_TARGET].value)
+		return hint_no_target(r->conf.path, r->conf.have_stat,
+				      r->prof.name);
 	return 0;
 }
 
@@ -575,18 +588,27 @@ static void resume_location(struct run *r, char *out, size_t len)
 			 (unsigned long long)(q.ext.fe_physical / 4096));
 }
 
+/*
+ * The resume parameter names the device by UUID= or PARTUUID= (/dev/sdX
+ * may be another disk at the next boot): the initramfs scripts take it
+ * as suspend2.resume= and hand it to hibernate --resume, which resolves
+ * it; resume_location takes the same value.  A bdev target keeps no
+ * filesystem UUID once the image is written over it.
+ */
 static void print_resume_location(struct run *r)
 {
-	char loc[PATH_MAX + 32];
+	char loc[PATH_MAX + 32], stable[PATH_MAX + 32];
 
 	resume_location(r, loc, sizeof(loc));
+	hint_stable_location(loc, strcmp(r->prof.v[K_WRITER].value, "bdev"),
+			     stable, sizeof(stable));
 	if (r->ctl->dry_run) {
-		note(r, "resume parameter: resume=%s (resume_location = %s)",
-		     loc, loc);
+		note(r, "resume parameter: suspend2.resume=%s (%s; resume_location = %s)",
+		     stable, loc, stable);
 		return;
 	}
-	hib_info("resume parameter: resume=%s (suspend2 module parameter; resume_location = %s for hibernate --resume)",
-		 loc, loc);
+	hib_info("resume parameter: suspend2.resume=%s (%s; on the kernel command line for the initramfs, or resume_location = %s for hibernate --resume)",
+		 stable, loc, stable);
 }
 
 /*
@@ -661,19 +683,22 @@ static int check_in_use(struct run *r, const struct stat *st)
 }
 
 /*
- * resume_location is "DEVICE:PAGE" (the parser checked the form); the
- * module takes it only when DEVICE is a block device.
+ * resume_location is "DEVICE:PAGE" (the parser checked the form), the
+ * device maybe named UUID= or PARTUUID= as the resume parameter prints
+ * it; the module takes it only as the path of a block device.
  */
 static int check_resume_location(struct run *r)
 {
 	const struct prof_val *v = &r->prof.v[K_RESUME_LOCATION];
-	char where[PATH_MAX + 32], dev[PATH_MAX];
+	char where[PATH_MAX + 32], dev[PATH_MAX], loc[PATH_MAX];
 	const char *err = NULL;
 	struct stat st;
 	uint64_t page;
 
 	prof_where(v, where, sizeof(where));
-	if (check_location(v->value, dev, sizeof(dev), &page))
+	if (hint_resolve_location(v->value, loc, sizeof(loc)))
+		err = "libblkid finds no device by that name";
+	else if (check_location(loc, dev, sizeof(dev), &page))
 		err = "expected DEVICE:PAGE";
 	else if (stat(dev, &st))
 		err = strerror(errno);
@@ -689,9 +714,10 @@ static int check_resume_location(struct run *r)
 		     err);
 		return HIB_EXIT_FAILURE;
 	}
-	snprintf(r->target, sizeof(r->target), "%s", v->value);
-	note(r, "check: resume location %s (key resume_location): device %s exists",
-	     r->target, dev);
+	snprintf(r->target, sizeof(r->target), "%s", loc);
+	note(r, "check: resume location %s%s%s (key resume_location): device %s exists",
+	     v->value, strcmp(v->value, loc) ? " -> " : "",
+	     strcmp(v->value, loc) ? loc : "", dev);
 	return 0;
 }
 
@@ -726,7 +752,7 @@ static int check_room(struct run *r, uint64_t room, const char *what)
 static int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
-	char where[PATH_MAX + 32], msg[PATH_MAX + 256];
+	char where[PATH_MAX + 32], msg[PATH_MAX + 256], hint[PATH_MAX + 256];
 	uint64_t size = 0, room;
 	struct stat st;
 	bool ro = false;
@@ -816,10 +842,14 @@ static int check_target(struct run *r, bool need_room)
 		return 0;
 	}
 	if (ret == -ENOENT) {
+		/* The module refuses it (ENODEV): --force cannot help. */
 		snprintf(msg, sizeof(msg),
-			 "target %s is not an active swap area (see swapon(8))",
+			 "target %s is not an active swap area, and the %s writer writes only to one",
+			 r->target, r->prof.v[K_WRITER].value);
+		snprintf(hint, sizeof(hint),
+			 "enable it first (swapon %s, or an fstab line), or set swap_on_demand = yes in the profile so that hibernate enables it for the cycle only",
 			 r->target);
-		return soft_fail(r, msg);
+		return soft_fail_hint(r, msg, hint);
 	}
 	if (ret) {
 		hib_warn("cannot read %s (%s): not checking for room",
@@ -866,6 +896,9 @@ static int action_failed(struct run *r, const char *word, int err)
 	}
 	hib_err("%s failed: %s%s%s", word, strerror(err),
 		*res.error ? ": " : "", res.error);
+	if (err == ENODEV)
+		hib_err("the target %s is not an active swap area: enable it (swapon %s), or set swap_on_demand = yes in the profile",
+			r->target, r->target);
 	report(r, &res);
 	return HIB_EXIT_CYCLE;
 }
@@ -1020,10 +1053,56 @@ static int resume_checks(struct run *r)
 	return HIB_EXIT_FAILURE;
 }
 
+/*
+ * Whether the profile's resume location holds an image (1), not (0), or
+ * cannot be told (-errno); LOC gets the location.  The module knows the
+ * location (profiles/NAME/resume_location), once the profile is written.
+ */
+static int image_state(struct run *r, char *loc, size_t len)
+{
+	char rel[160];
+
+	snprintf(rel, sizeof(rel), "profiles/%s/resume_location",
+		 r->prof.name);
+	if (cfs_read(&r->cfs, rel, loc, len) || !*loc) {
+		snprintf(loc, len, "%s", r->target);
+		return -ENOENT;
+	}
+	return anchor_state(loc);
+}
+
+/* --invalidate is done: say what it did, which the module does not tell. */
+static int invalidated(struct run *r, int before, const char *loc)
+{
+	int after;
+
+	if (before == 0) {
+		hib_info("no image on %s (%s): nothing to invalidate",
+			 r->target, loc);
+		return 0;
+	}
+	if (before < 0) {
+		hib_info("any image on %s is invalidated (could not read %s to tell whether there was one: %s)",
+			 r->target, loc, strerror(-before));
+		return 0;
+	}
+	after = anchor_state(loc);
+	if (after > 0) {
+		hib_err("the image on %s (%s) is still there after the module's invalidate",
+			r->target, loc);
+		return HIB_EXIT_FAILURE;
+	}
+	hib_info("image on %s (%s) invalidated: no boot will restore it%s",
+		 r->target, loc,
+		 swap_writer(r) ? "; the swap signature is back" : "");
+	return 0;
+}
+
 static int do_resume(struct run *r, const char *word)
 {
+	char loc[PATH_MAX + 32];
 	struct results res;
-	int ret;
+	int ret, before = -ENOENT;
 
 	ret = profile_apply(&r->cfs, &r->prof, r->target);
 	if (!ret)
@@ -1035,6 +1114,8 @@ static int do_resume(struct run *r, const char *word)
 		if (ret >= 0)
 			return ret;
 	}
+	if (!strcmp(word, "invalidate") && !r->ctl->dry_run)
+		before = image_state(r, loc, sizeof(loc));
 	ret = cfs_write(&r->cfs, "action", word);
 	if (r->ctl->dry_run)
 		return ret;
@@ -1044,8 +1125,7 @@ static int do_resume(struct run *r, const char *word)
 				strerror(-ret));
 			return errno_exit_code(-ret);
 		}
-		hib_info("image signature on %s invalidated", r->target);
-		return 0;
+		return invalidated(r, before, loc);
 	}
 	/* Boot must go on: no image and a refused image both exit 0. */
 	if (ret == -ENODATA) {

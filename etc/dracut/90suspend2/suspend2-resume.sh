@@ -23,18 +23,26 @@ getargbool 1 suspend2.resume || noresume=1
 getarg noresume > /dev/null && noresume=1
 [ "$(getarg hibernate=)" = noresume ] && noresume=1
 p=$(getarg suspend2.profile=) && [ -n "$p" ] && SUSPEND2_PROFILE=$p
+# Where the image is, as hibernate prints it: suspend2.resume=UUID=...:PAGE.
+loc=$(getarg suspend2.resume=)
+case "$loc" in
+*:*) ;;
+*) loc= ;;
+esac
 if [ "$SUSPEND2_RESUME" = no ]; then
 	: # the settings leave suspend2 out of this initramfs's boot
 elif [ -n "$noresume" ]; then
 	# warn: the console shows it even with "quiet", and the journal keeps it.
 	warn "suspend2: noresume: not resuming; invalidating any hibernation image of profile $SUSPEND2_PROFILE so that no later boot restores it"
-	if /sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE"; then
+	if /sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
+		${loc:+--set resume_location=$loc}; then
 		warn "suspend2: noresume: hibernate --invalidate done; this boot goes on without the image"
 	else
 		warn "suspend2: noresume: hibernate --invalidate exited with status $?: an image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
 	fi
 else
 	info "suspend2: looking for a hibernation image (profile $SUSPEND2_PROFILE)"
-	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" ||
+	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
+		${loc:+--set resume_location=$loc} ||
 		warn "suspend2: hibernate --resume exited with status $?"
 fi
