@@ -11,12 +11,15 @@
  *   s2fuse write FILE KIB SEED HOLD_S [PULSE_FILE]
  *	Writes KIB KiB of a seeded stream to FILE with write(2) and keeps it
  *	open (no fsync, no close: closing a FUSE file writes it back).  With
- *	PULSE_FILE: waits for the kernel's "Filesystems sync:" line (the end
- *	of the sync before the freeze), then writes a 16-byte record at the
- *	start of a fresh page of PULSE_FILE every 2 ms for 200 ms, so that
- *	some are dirty after that sync and before the freeze (fresh pages
- *	past the end of the file need no request to the daemon, which may be
- *	frozen).  Closes both after HOLD_S seconds; prints the record count.
+ *	PULSE_FILE: waits for a kernel log line with "STAMP trigger" (the
+ *	scenario's stamp just before it starts a cycle), then writes a
+ *	16-byte record at the start of a fresh page of PULSE_FILE every 2 ms,
+ *	at most 100, so that some are written after the sync before the
+ *	freeze and are dirty at the freeze (fresh pages past the end of the
+ *	file need no request to the daemon, which may be frozen; few, so
+ *	that the writer is never throttled on the FUSE mount's small dirty
+ *	limit while the daemon is frozen, which would keep it from freezing).
+ *	Closes both after HOLD_S seconds; prints the record count.
  *   s2fuse check FILE KIB SEED [PULSE_FILE N]
  *	Checks FILE (and N records in PULSE_FILE); exit 0 if intact.
  */
@@ -475,11 +478,11 @@ static int cmd_write(char **argv, int argc)
 			perror("s2fuse: pulse file");
 			return 1;
 		}
-		fprintf(stderr, "s2fuse: %s written, waiting for the sync\n",
+		fprintf(stderr, "s2fuse: %s written, waiting for the trigger\n",
 			argv[0]);
-		if (!wait_kmsg("Filesystems sync:", hold)) {
+		if (!wait_kmsg("STAMP trigger", hold)) {
 			/* Fresh pages only: no read, no wait on writeback. */
-			for (t0 = now_s(); now_s() - t0 < 0.2; k++) {
+			for (t0 = now_s(); now_s() - t0 < 0.3 && k < 100; k++) {
 				record(rec, k);
 				if (pwrite(pfd, rec, REC_LEN,
 					   (off_t)k * 4096) != REC_LEN) {
