@@ -127,15 +127,18 @@ static unsigned long s2_sync_progress(void)
 	struct block_device *bdev;
 	struct inode *inode;
 
+	/*
+	 * As sync_bdevs() walks them.  bdev_alloc() puts the inode on the
+	 * list before it allocates the statistics: skip it until it has.
+	 */
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
 		spin_lock(&inode->i_lock);
-		if (S_ISBLK(inode->i_mode) &&
-		    !(inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW))) {
-			bdev = I_BDEV(inode);
+		bdev = I_BDEV(inode);
+		if (S_ISBLK(inode->i_mode) && READ_ONCE(bdev->bd_stats) &&
+		    !(inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW)))
 			n += part_stat_read(bdev, sectors[STAT_WRITE]) +
 			     part_stat_read(bdev, ios[STAT_FLUSH]);
-		}
 		spin_unlock(&inode->i_lock);
 	}
 	spin_unlock(&sb->s_inode_list_lock);
