@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What each action does, in order: configuration, profile, checks, lock,
- * module and configfs, hooks, profile writes, the action, the report.
- * Nothing that changes the system happens before every check passed, and
- * in --dry-run mode nothing changes at all: cfs prints instead of
- * writing, and the module and mount steps only say what they would do.
+ * module and configfs, more checks, profile writes, hooks, the action,
+ * the report.  Nothing that changes the system happens before every check
+ * passed, and in --dry-run mode nothing changes at all: cfs prints instead
+ * of writing, and the module and mount steps only say what they would do.
+ * A dry run goes through the same functions as a real run and stops at
+ * the same failed check with the same exit status; only the writes differ.
  */
 #include <dirent.h>
 #include <errno.h>
