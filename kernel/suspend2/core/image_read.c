@@ -56,8 +56,12 @@ static int read_index(struct s2_writer *w, struct s2_image *img,
 	u64 *locs, *keys;
 	int error = 0;
 
-	img->index = kvcalloc(n, sizeof(*img->index), GFP_KERNEL);
-	locs = kvcalloc(n, sizeof(*locs), GFP_KERNEL);
+	/*
+	 * Bounded by the header check, but still sized by the disk: a
+	 * failure is a refusal, never a warning (panic_on_warn).
+	 */
+	img->index = kvcalloc(n, sizeof(*img->index), GFP_KERNEL | __GFP_NOWARN);
+	locs = kvcalloc(n, sizeof(*locs), GFP_KERNEL | __GFP_NOWARN);
 	if (!img->index || !locs) {
 		*why = "no memory for the block index";
 		error = -ENOMEM;
@@ -65,7 +69,9 @@ static int read_index(struct s2_writer *w, struct s2_image *img,
 	}
 	s2_index_walk_start(&iw, &img->header, lim, locs);
 	while (iw.done < n) {
-		struct s2_index_page *ip = (void *)__get_free_page(GFP_KERNEL);
+		struct s2_index_page *ip;
+
+		ip = (void *)__get_free_page(GFP_KERNEL | __GFP_NOWARN);
 
 		if (!ip) {
 			*why = "no memory for the block index";
@@ -83,7 +89,8 @@ static int read_index(struct s2_writer *w, struct s2_image *img,
 			goto out;
 	}
 	/* data_pages + index_pages + 2 <= dev_pages: the header check. */
-	keys = kvmalloc_array(data_pages + n + 2, sizeof(*keys), GFP_KERNEL);
+	keys = kvmalloc_array(data_pages + n + 2, sizeof(*keys),
+			      GFP_KERNEL | __GFP_NOWARN);
 	if (!keys) {
 		*why = "no memory for checking the block index";
 		error = -ENOMEM;

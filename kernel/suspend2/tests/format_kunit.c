@@ -264,6 +264,31 @@ static void s2_header_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_crc), 354UL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct s2_image_header), 358UL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct s2_anchor), 36UL);
+	/* And by these, for its mutator (and format_fuzz.h by its sizes). */
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_size), 12UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, page_size), 16UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, checksum), 20UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, version), 89UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, machine), 154UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, compressor), 219UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, pad), 251UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, image_pages), 254UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, data_bytes), 262UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, nr_chunks), 278UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, index_pages), 294UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, chunk_pages), 298UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, created_sec), 302UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, threads), 342UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, reserved), 346UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, flags), 350UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_anchor, header_crc), 8UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_anchor, reserved), 12UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_anchor, sig), 26UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_index_page, count), 8UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_index_page, crc), 12UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_index_page, entry), 16UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_chunk_header, stored_len), 12UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_chunk_header, reserved), 20UL);
 }
 
 static void s2_index_math(struct kunit *test)
