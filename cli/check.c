@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common.h"
 #include "strutil.h"
 #include "sysinfo.h"
 
@@ -245,7 +246,7 @@ out:
 
 /* Appends one reason to WHY, "; " between reasons. */
 static void add_reason(char *why, size_t len, size_t *used, const char *fmt,
-		       ...) __attribute__((format(printf, 4, 5)));
+		       ...) HIB_PRINTF(4, 5);
 
 static void add_reason(char *why, size_t len, size_t *used, const char *fmt,
 		       ...)

@@ -399,7 +399,7 @@ void status_json_unloaded(FILE *out, const char *root)
 /* Prints the step of one plan line (see plan_json). */
 static void plan_step(FILE *out, const char *line, bool *first)
 {
-	const char *eq;
+	const char *eq = strstr(line, " = ");
 
 	fputs(*first ? "\n    " : ",\n    ", out);
 	*first = false;
@@ -409,7 +409,7 @@ static void plan_step(FILE *out, const char *line, bool *first)
 	} else if (!strncmp(line, "mkdir ", 6) || !strncmp(line, "rmdir ", 6)) {
 		fprintf(out, "{\"do\": \"%.5s\", \"path\": ", line);
 		json_string(out, line + 6);
-	} else if ((eq = strstr(line, " = "))) {
+	} else if (eq) {
 		char *path = strndup(line, eq - line);
 
 		fputs("{\"do\": \"write\", \"path\": ", out);
