@@ -41,7 +41,9 @@
  * Every access is O_DIRECT: the kernel reads and writes the image with
  * bios, past the page cache.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* O_DIRECT */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -394,6 +396,12 @@ static void load_layout(struct layout *l, const uint8_t *anchor,
 	l->last_chunk_off = off;
 }
 
+static void free_layout(struct layout *l)
+{
+	free(l->index_loc);
+	free(l->index);
+}
+
 /* Keeps the pages a mutation may touch, to put the image back later. */
 static int save(const uint8_t *anchor, const uint8_t *hdr, const char *file)
 {
@@ -428,6 +436,7 @@ static int save(const uint8_t *anchor, const uint8_t *hdr, const char *file)
 	       n, (unsigned long long)l.header_page, l.nr_index,
 	       (unsigned long long)l.data_pages,
 	       (unsigned long long)l.nr_chunks);
+	free_layout(&l);
 	return 0;
 }
 
@@ -555,12 +564,14 @@ static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
 		memcpy(&old, p, f->size);
 		if (value(tok, old, &l, self, &v)) {
 			fprintf(stderr, "s2img: bad value %s\n", tok);
+			free_layout(&l);
 			return 2;
 		}
 		if (f->size < 8)
 			v &= (1ULL << (8 * f->size)) - 1;
 		if (v == old) {
 			printf("skip: %s %s is %s already\n", part, name, tok);
+			free_layout(&l);
 			return 3;
 		}
 		memcpy(p, &v, f->size);
@@ -592,6 +603,7 @@ static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
 	}
 	printf("%s %s: %#llx -> %s (%#llx)\n", part, name,
 	       (unsigned long long)old, tok, (unsigned long long)v);
+	free_layout(&l);
 	return 0;
 }
 
@@ -609,6 +621,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fd = open(argv[2], O_RDWR | O_DIRECT | O_SYNC);
+	/* A file on a filesystem without O_DIRECT (the host's checks). */
+	if (fd < 0 && errno == EINVAL)
+		fd = open(argv[2], O_RDWR | O_SYNC);
 	if (fd < 0)
 		die(argv[2]);
 	rw_page(0, anchor, 0);
