@@ -25,6 +25,7 @@ enum {
 	OPT_CONFIGFS,
 	OPT_MODULE,
 	OPT_INSTALL_SYSTEMD,
+	OPT_SYSTEM_SLEEP,
 };
 
 static const struct option longopts[] = {
@@ -44,6 +45,7 @@ static const struct option longopts[] = {
 	{ "configfs",      required_argument, NULL, OPT_CONFIGFS },
 	{ "module",        required_argument, NULL, OPT_MODULE },
 	{ "install-systemd", no_argument,     NULL, OPT_INSTALL_SYSTEMD },
+	{ "system-sleep",  required_argument, NULL, OPT_SYSTEM_SLEEP },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "version",       no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -54,7 +56,7 @@ static const int excl[][8] = {
 	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, 0 },
 	{ 'q', 'v', 0 },
 	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
-	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, 0 },
+	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, OPT_SYSTEM_SLEEP, 0 },
 };
 
 static const char *opt_name(int c)
@@ -102,6 +104,7 @@ void hib_usage(FILE *out)
 	      "     --status             show state, capabilities and the last results\n"
 	      "     --list-profiles      list the profiles in the configuration\n"
 	      "     --install-systemd    make systemctl hibernate use this profile\n"
+	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
 	      "\n"
 	      "Options:\n"
 	      " -p, --profile NAME       profile to use (default: default)\n"
@@ -150,6 +153,7 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
 	bool install_systemd = false;
+	const char *system_sleep = NULL;
 	int c;
 
 	memset(seen, 0, sizeof(seen));
@@ -224,6 +228,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		case OPT_INSTALL_SYSTEMD:
 			install_systemd = true;
 			break;
+		case OPT_SYSTEM_SLEEP:
+			system_sleep = optarg;
+			break;
 		case OPT_JSON:
 			ctl->json = true;
 			break;
@@ -260,7 +267,10 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		return usage_error();
 	}
 	/* Done here, like --help: it needs no configuration or module. */
+	hib_verbosity = ctl->verbosity;
 	if (install_systemd)
-		return hib_install_systemd(ctl->profile, ctl->dry_run);
+		return hib_install_systemd(ctl);
+	if (system_sleep)
+		return hib_system_sleep(system_sleep);
 	return -1;
 }

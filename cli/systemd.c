@@ -2,17 +2,26 @@
 /*
  * hibernate --install-systemd: make "systemctl hibernate" (and logind's
  * lid and key handling) go through suspend2 by replacing the ExecStart of
- * systemd-hibernate.service with this command and a profile.
+ * systemd-hibernate.service with this command, its options and a
+ * profile.  That ExecStart was systemd-sleep, which also runs the
+ * system-sleep hooks (NVIDIA, TLP, ...): the drop-in runs them too,
+ * through hibernate --system-sleep pre|post.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cfs.h"
 #include "common.h"
+#include "conf.h"
 #include "perm.h"
 #include "systemd.h"
 
@@ -47,68 +56,438 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
-int hib_install_systemd(const char *profile, bool dry_run)
+/*
+ * One word of an ExecStart= line as systemd.service(5) reads it: plain
+ * when it holds nothing systemd would interpret, else in double quotes
+ * with \ and " escaped; % (specifiers) and $ (variables) are doubled
+ * either way.  Returns false when it does not fit.
+ */
+bool sd_quote(const char *w, char *out, size_t len)
+{
+	bool plain = *w && strspn(w, "abcdefghijklmnopqrstuvwxyz"
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				     "/._+,:=@-%$") == strlen(w);
+	size_t n = 0;
+
+#define PUT(c) do { if (n + 1 >= len) return false; out[n++] = (c); } while (0)
+	if (!plain)
+		PUT('"');
+	for (; *w; w++) {
+		if (*w == '%' || *w == '$')
+			PUT(*w);
+		if (!plain && (*w == '\\' || *w == '"'))
+			PUT('\\');
+		if (*w == '\n')
+			return false;
+		PUT(*w);
+	}
+	if (!plain)
+		PUT('"');
+#undef PUT
+	out[n] = '\0';
+	return true;
+}
+
+/*
+ * systemd runs the drop-in's command as root at every hibernation, so
+ * the file and every directory above it must be root's alone (a sticky
+ * directory such as /tmp only lets others add names, not replace ours);
+ * perm_owner_mode also accepts the invoking user's own files, which only
+ * matters when HIBERNATE_SYSTEMD_DIR points the drop-in elsewhere.
+ */
+static int path_trusted(const char *path, char *why, size_t len)
+{
+	char buf[PATH_MAX], *slash;
+	struct stat st;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		if (stat(buf, &st)) {
+			snprintf(why, len, "%s: %s", buf, strerror(errno));
+			return -errno;
+		}
+		if (!(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+		      st.st_uid == 0) &&
+		    perm_owner_mode(buf, st.st_uid, st.st_mode, why, len))
+			return -EPERM;
+		if (!strcmp(buf, "/"))
+			return 0;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return 0;	/* relative: realpath() never gives one */
+		if (slash == buf)
+			buf[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/*
+ * The command systemd will run: this binary, found through
+ * /proc/self/exe (so a symbolic link or a relative name is resolved),
+ * when root alone may change it; else the canonical install path.
+ */
+static int self_path(char *out, size_t len)
+{
+	char why[2 * PATH_MAX + 256], why2[2 * PATH_MAX + 256];
+	char *self = realpath("/proc/self/exe", NULL);
+
+	if (self && !path_trusted(self, why, sizeof(why))) {
+		snprintf(out, len, "%s", self);
+		free(self);
+		return 0;
+	}
+	if (!self)
+		snprintf(why, sizeof(why), "/proc/self/exe: %s",
+			 strerror(errno));
+	if (!path_trusted(HIB_INSTALL_PATH, why2, sizeof(why2))) {
+		hib_warn("--install-systemd: not using %s (%s); the drop-in runs %s",
+			 self ? self : "this binary", why, HIB_INSTALL_PATH);
+		snprintf(out, len, "%s", HIB_INSTALL_PATH);
+		free(self);
+		return 0;
+	}
+	hib_err("--install-systemd: systemd would run %s as root at every hibernation, but %s; install hibernate (make install, or the package) and run the installed one",
+		self ? self : "this binary", why);
+	free(self);
+	return HIB_EXIT_PERM;
+}
+
+/* An option's path, absolute: systemd does not run in our directory. */
+static int abs_path(const char *opt, const char *p, char *out, size_t len)
+{
+	char *r = realpath(p, NULL);
+	char cwd[PATH_MAX];
+
+	if (r) {
+		snprintf(out, len, "%s", r);
+		free(r);
+		return 0;
+	}
+	hib_warn("--install-systemd: %s %s: %s", opt, p, strerror(errno));
+	if (p[0] == '/') {
+		snprintf(out, len, "%s", p);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd)) ||
+	    snprintf(out, len, "%s/%s", cwd, p) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Append one quoted word (with a blank before it) to the line. */
+static int add_word(char *line, size_t len, const char *w)
+{
+	char q[2 * PATH_MAX + 8];
+	size_t n = strlen(line);
+
+	if (!sd_quote(w, q, sizeof(q)) ||
+	    snprintf(line + n, len - n, "%s%s", n ? " " : "", q) >=
+	    (int)(len - n)) {
+		hib_err("--install-systemd: cannot write '%s' into ExecStart=",
+			w);
+		return HIB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
+		    size_t len)
+{
+	char line[8192] = "", pre[PATH_MAX * 2 + 64] = "",
+	     post[PATH_MAX * 2 + 64] = "", p[PATH_MAX];
+	int i, ret;
+
+	ret = add_word(line, sizeof(line), self);
+	if (!ret && ctl->config_given) {
+		ret = abs_path("-c", ctl->config, p, sizeof(p));
+		if (!ret)
+			ret = add_word(line, sizeof(line), "-c");
+		if (!ret)
+			ret = add_word(line, sizeof(line), p);
+	}
+	if (!ret && ctl->module) {
+		ret = abs_path("--module", ctl->module, p, sizeof(p));
+		if (!ret)
+			ret = add_word(line, sizeof(line), "--module");
+		if (!ret)
+			ret = add_word(line, sizeof(line), p);
+	}
+	if (!ret && strcmp(ctl->configfs, CFS_DEFAULT_ROOT)) {
+		ret = abs_path("--configfs", ctl->configfs, p, sizeof(p));
+		if (!ret)
+			ret = add_word(line, sizeof(line), "--configfs");
+		if (!ret)
+			ret = add_word(line, sizeof(line), p);
+	}
+	for (i = 0; !ret && i < ctl->nsets; i++) {
+		ret = add_word(line, sizeof(line), "--set");
+		if (!ret)
+			ret = add_word(line, sizeof(line), ctl->sets[i]);
+	}
+	if (!ret && ctl->force)
+		ret = add_word(line, sizeof(line), "--force");
+	if (!ret)
+		ret = add_word(line, sizeof(line), "-p");
+	if (!ret)
+		ret = add_word(line, sizeof(line), ctl->profile);
+	if (!ret)
+		ret = add_word(pre, sizeof(pre), self);
+	if (!ret)
+		ret = add_word(post, sizeof(post), self);
+	if (ret)
+		return ret;
+	if ((size_t)snprintf(out, len,
+		"# Written by hibernate --install-systemd: systemctl hibernate\n"
+		"# runs suspend2 with profile %s.  Remove this file and run\n"
+		"# \"systemctl daemon-reload\" to go back to systemd's hibernation.\n"
+		"[Service]\n"
+		"# The hooks of system-sleep/, as systemd-sleep runs them.\n"
+		"ExecStartPre=-%s --system-sleep pre\n"
+		"ExecStart=\n"
+		"ExecStart=%s\n"
+		"ExecStopPost=-%s --system-sleep post\n",
+		ctl->profile, pre, line, post) >= len) {
+		hib_err("--install-systemd: drop-in too long");
+		return HIB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int hib_install_systemd(const struct hib_ctl *ctl)
 {
 	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
-	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8];
-	ssize_t n;
+	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
 	FILE *f;
 	int ret;
 
 	/* Another directory (tests, an image being built) is the user's. */
 	if (!dir || !*dir) {
 		dir = SYSTEMD_DROPIN_DIR;
-		ret = dry_run ? 0 : perm_need_root();
-		if (ret)
-			return ret;
+		if (!ctl->dry_run && !perm_is_root()) {
+			hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
+				dir, SYSTEMD_DROPIN_NAME);
+			return HIB_EXIT_PERM;
+		}
 	}
-	if (!profile_name_ok(profile)) {
-		fprintf(stderr, "hibernate: --install-systemd: bad profile name '%s'\n",
-			profile);
+	if (!profile_name_ok(ctl->profile)) {
+		hib_err("--install-systemd: bad profile name '%s'",
+			ctl->profile);
 		return HIB_EXIT_USAGE;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0 || strchr(self, ' '))
-		strcpy(self, "/usr/sbin/hibernate");
-	else
-		self[n] = '\0';
+	ret = self_path(self, sizeof(self));
+	if (!ret)
+		ret = hib_dropin_text(ctl, self, text, sizeof(text));
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/%s", dir, SYSTEMD_DROPIN_NAME);
 
-	if (dry_run) {
-		f = stdout;
-		printf("# %s\n", path);
-	} else {
-		ret = mkdir_p(dir);
-		if (ret) {
-			fprintf(stderr, "hibernate: %s: %s\n", dir, strerror(-ret));
-			return HIB_EXIT_FAILURE;
-		}
-		snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f) {
-			fprintf(stderr, "hibernate: %s: %s\n", tmp, strerror(errno));
-			return HIB_EXIT_FAILURE;
-		}
-	}
-	fprintf(f,
-		"# Written by hibernate --install-systemd: systemctl hibernate\n"
-		"# runs suspend2 with profile %s.  Remove this file and run\n"
-		"# \"systemctl daemon-reload\" to go back to systemd's hibernation.\n"
-		"[Service]\n"
-		"ExecStart=\n"
-		"ExecStart=%s -p %s\n", profile, self, profile);
-	if (dry_run)
+	if (ctl->dry_run) {
+		printf("# %s\n%s", path, text);
 		return HIB_EXIT_OK;
+	}
+	ret = mkdir_p(dir);
+	if (ret) {
+		hib_err("%s: %s", dir, strerror(-ret));
+		return HIB_EXIT_FAILURE;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		hib_err("%s: %s", tmp, strerror(errno));
+		return HIB_EXIT_FAILURE;
+	}
+	fputs(text, f);
 	if (fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "hibernate: %s: %s\n", path, strerror(errno));
+		hib_err("%s: %s", path, strerror(errno));
 		unlink(tmp);
 		return HIB_EXIT_FAILURE;
 	}
-	printf("hibernate: installed %s (profile %s)\n", path, profile);
+	hib_info("installed %s (profile %s)", path, ctl->profile);
 	/* Only a running systemd needs to reload; a chroot or image does not. */
 	if (!getenv("HIBERNATE_SYSTEMD_DIR") &&
 	    access("/run/systemd/system", F_OK) == 0 &&
 	    system("systemctl daemon-reload") != 0)
-		fputs("hibernate: systemctl daemon-reload failed\n", stderr);
+		hib_err("systemctl daemon-reload failed");
 	return HIB_EXIT_OK;
+}
+
+/* --system-sleep: the executables systemd-sleep would have run. */
+
+struct sleep_hook {
+	char name[NAME_MAX + 1];
+	char path[PATH_MAX];
+	pid_t pid;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int hook_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sleep_hook *)a)->name,
+		      ((const struct sleep_hook *)b)->name);
+}
+
+/*
+ * Every name in the directories, the first directory holding a name
+ * winning (/etc over /usr/lib, as systemd's drop-in directories work),
+ * sorted by name.  A directory seen twice (/lib is /usr/lib on a merged
+ * /usr) is read once.
+ */
+static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
+			    size_t max)
+{
+	char dirs[4096], seen[16][PATH_MAX], *d, *save = NULL, *real;
+	size_t n = 0, nseen = 0, i;
+	struct dirent *de;
+	DIR *dp;
+
+	snprintf(dirs, sizeof(dirs), "%s", dirlist);
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		real = realpath(d, NULL);
+		if (!real)
+			continue;
+		for (i = 0; i < nseen && strcmp(seen[i], real); i++)
+			;
+		if (i < nseen || nseen == ARRAY_SIZE(seen)) {
+			free(real);
+			continue;
+		}
+		snprintf(seen[nseen++], PATH_MAX, "%s", real);
+		free(real);
+		dp = opendir(d);
+		if (!dp)
+			continue;
+		while ((de = readdir(dp)) && n < max) {
+			if (de->d_name[0] == '.')
+				continue;
+			for (i = 0; i < n && strcmp(h[i].name, de->d_name); i++)
+				;
+			if (i < n)
+				continue;
+			snprintf(h[n].name, sizeof(h[n].name), "%s",
+				 de->d_name);
+			snprintf(h[n].path, sizeof(h[n].path), "%s/%s", d,
+				 de->d_name);
+			h[n].pid = 0;
+			n++;
+		}
+		closedir(dp);
+	}
+	qsort(h, n, sizeof(*h), hook_cmp);
+	return n;
+}
+
+static pid_t start_hook(const char *path, const char *phase)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	setenv("SYSTEMD_SLEEP_ACTION", "hibernate", 1);
+	execl(path, path, phase, "hibernate", (char *)NULL);
+	fprintf(stderr, "hibernate: %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+int hib_system_sleep(const char *phase)
+{
+	const char *dirs = getenv("HIBERNATE_SYSTEM_SLEEP_DIRS");
+	struct sleep_hook *h;
+	char why[2 * PATH_MAX + 256];
+	uint64_t deadline;
+	size_t n, i, running = 0;
+	struct stat st;
+	int status, ret = HIB_EXIT_OK;
+	pid_t pid;
+
+	if (strcmp(phase, "pre") && strcmp(phase, "post")) {
+		hib_err("--system-sleep: expected 'pre' or 'post', got '%s'",
+			phase);
+		return HIB_EXIT_USAGE;
+	}
+	h = calloc(SYSTEM_SLEEP_MAX, sizeof(*h));
+	if (!h)
+		return HIB_EXIT_FAILURE;
+	n = collect_hooks(dirs && *dirs ? dirs : SYSTEM_SLEEP_DIRS, h,
+			  SYSTEM_SLEEP_MAX);
+	for (i = 0; i < n; i++) {
+		/* A link to /dev/null masks a hook, as in systemd. */
+		if (stat(h[i].path, &st) || !S_ISREG(st.st_mode) ||
+		    access(h[i].path, X_OK))
+			continue;
+		/* Root runs it: the same rule as for pre_hibernate hooks. */
+		if (perm_owner_mode(h[i].path, st.st_uid, st.st_mode, why,
+				    sizeof(why))) {
+			hib_warn("not running system-sleep hook %s: %s",
+				 h[i].path, why);
+			ret = HIB_EXIT_PERM;
+			continue;
+		}
+		hib_verbose("system-sleep hook: %s %s hibernate", h[i].path,
+			    phase);
+		h[i].pid = start_hook(h[i].path, phase);
+		if (h[i].pid < 0) {
+			hib_warn("cannot run %s: %s", h[i].path,
+				 strerror(errno));
+			h[i].pid = 0;
+			ret = HIB_EXIT_FAILURE;
+			continue;
+		}
+		running++;
+	}
+	/* All at once, as systemd-sleep does, and waited for together. */
+	deadline = now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000ULL;
+	while (running) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid < 0 && errno != EINTR)
+			break;
+		if (pid <= 0) {
+			const struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+			if (now_ms() < deadline) {
+				nanosleep(&tick, NULL);
+				continue;
+			}
+			for (i = 0; i < n; i++) {
+				if (h[i].pid <= 0)
+					continue;
+				hib_warn("system-sleep hook %s %s: killed after %d s",
+					 h[i].path, phase,
+					 SYSTEM_SLEEP_TIMEOUT_S);
+				kill(-h[i].pid, SIGKILL);
+				waitpid(h[i].pid, &status, 0);
+				h[i].pid = 0;
+			}
+			ret = HIB_EXIT_FAILURE;
+			break;
+		}
+		for (i = 0; i < n && h[i].pid != pid; i++)
+			;
+		if (i == n)
+			continue;
+		h[i].pid = 0;
+		running--;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			hib_warn("system-sleep hook %s %s hibernate failed (%s %d)",
+				 h[i].path, phase,
+				 WIFEXITED(status) ? "status" : "signal",
+				 WIFEXITED(status) ? WEXITSTATUS(status) :
+						     WTERMSIG(status));
+			if (ret == HIB_EXIT_OK)
+				ret = HIB_EXIT_FAILURE;
+		}
+	}
+	free(h);
+	return ret;
 }

@@ -1,20 +1,55 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* hibernate --install-systemd: the systemd-hibernate.service drop-in. */
+/*
+ * hibernate --install-systemd: the systemd-hibernate.service drop-in;
+ * hibernate --system-sleep: the system-sleep hooks it runs.
+ */
 #ifndef HIB_SYSTEMD_H
 #define HIB_SYSTEMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "options.h"
 
 #define SYSTEMD_DROPIN_DIR \
 	"/etc/systemd/system/systemd-hibernate.service.d"
 #define SYSTEMD_DROPIN_NAME "suspend2.conf"
+/* Where make install and the package put the command. */
+#define HIB_INSTALL_PATH "/usr/sbin/hibernate"
+
+/*
+ * Where systemd-sleep(8) finds its hooks; a name in an earlier directory
+ * hides the same name in a later one.  HIBERNATE_SYSTEM_SLEEP_DIRS (the
+ * same form) replaces the list, for tests.
+ */
+#define SYSTEM_SLEEP_DIRS \
+	"/etc/systemd/system-sleep:/usr/local/lib/systemd/system-sleep:" \
+	"/usr/lib/systemd/system-sleep:/lib/systemd/system-sleep"
+#define SYSTEM_SLEEP_MAX	256
+/* systemd-sleep gives them its default timeout, 90 s, all together. */
+#define SYSTEM_SLEEP_TIMEOUT_S	90
 
 /*
  * Write the drop-in that makes systemd-hibernate.service run this
- * hibernate with PROFILE into $HIBERNATE_SYSTEMD_DIR (default
+ * hibernate, with the -c, --module, --configfs, --set and --force of CTL
+ * and its profile, into $HIBERNATE_SYSTEMD_DIR (default
  * SYSTEMD_DROPIN_DIR), then "systemctl daemon-reload" when systemd runs.
- * With dry_run, print it instead.  Returns an exit status.
+ * With --dry-run, print it instead.  Returns an exit status.
  */
-int hib_install_systemd(const char *profile, bool dry_run);
+int hib_install_systemd(const struct hib_ctl *ctl);
+
+/* The drop-in's text for command SELF; 0 or an exit status. */
+int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
+		    size_t len);
+
+/* One word for an ExecStart= line, quoted as systemd reads it. */
+bool sd_quote(const char *w, char *out, size_t len);
+
+/*
+ * Run the system-sleep hooks with PHASE ("pre" or "post") and
+ * "hibernate", as systemd-sleep does: all at once, waited for together.
+ * Returns 0 when every one succeeded, else an exit status.
+ */
+int hib_system_sleep(const char *phase);
 
 #endif

@@ -1,0 +1,112 @@
+#!/bin/bash
+# hibernate --install-systemd: the drop-in carries the options given and
+# a command path root alone may change; hibernate --system-sleep runs the
+# system-sleep hooks as systemd-sleep would.
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export HIBERNATE_SYSTEMD_DIR=$T/systemd
+D=$HIBERNATE_SYSTEMD_DIR/suspend2.conf
+REAL=$(realpath "$HIB")
+
+# The options that were given, with absolute paths.
+mkdir -p "$T/cfs"
+touch "$T/h.conf" "$T/s2.ko"
+(cd "$T" && "$HIB" --install-systemd -p sys -c h.conf --module ./s2.ko \
+	--configfs cfs --set compressor=lz4 -f) >"$T/out" 2>"$T/err"
+check "--install-systemd with options exits 0" test $? = 0
+check "ExecStart carries -c, --module, --configfs, --set, --force, -p" \
+	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --force -p sys" "$D"
+check "the old ExecStart is cleared first" \
+	test "$(grep '^ExecStart=' "$D" | head -1)" = "ExecStart="
+check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre" "$D"
+check "system-sleep hooks after, even after a failure" \
+	grep -qx "ExecStopPost=-$REAL --system-sleep post" "$D"
+expect_rc "--install-systemd without options" 0 "$HIB" --install-systemd
+check "no options: none added" grep -qx "ExecStart=$REAL -p default" "$D"
+
+# systemd would read a blank or a % in a value: quoted and escaped.
+expect_rc "--install-systemd, a value with blanks and %" 0 \
+	"$HIB" --install-systemd -n --set 'pre_x=a b%"$'
+check "quoted for systemd" grep -qF 'ExecStart='"$REAL"' --set "pre_x=a b%%\"$$" -p default' "$T/out"
+
+# Run through a symbolic link: the file itself is named.
+ln -s "$HIB" "$T/hibernate-link"
+expect_rc "--install-systemd through a link" 0 "$T/hibernate-link" --install-systemd -n
+check "the link is resolved" grep -qx "ExecStart=$REAL -p default" "$T/out"
+
+# A copy in a directory others may write: never what root runs.
+mkdir -m 0777 "$T/open"
+cp "$HIB" "$T/open/hibernate"
+"$T/open/hibernate" --install-systemd -n >"$T/out" 2>"$T/err"
+rc=$?
+if [[ -x /usr/sbin/hibernate ]]; then
+	check "untrusted copy: the install path instead" \
+		grep -qx "ExecStart=/usr/sbin/hibernate -p default" "$T/out"
+else
+	check "untrusted copy: refused (exit 7)" test $rc = 7
+	check "untrusted copy: says why and the fix" \
+		grep -q "^hibernate: --install-systemd: systemd would run $T/open/hibernate as root at every hibernation, but $T/open is .*chmod go-w $T/open" "$T/err"
+fi
+chmod 0755 "$T/open"
+expect_rc "copy in a directory root alone writes" 0 "$T/open/hibernate" --install-systemd -n
+check "that copy is used" grep -qx "ExecStart=$T/open/hibernate -p default" "$T/out"
+
+# The drop-in is one systemd accepts.
+if command -v systemd-analyze >/dev/null; then
+	mkdir -p "$T/unit"
+	printf '[Unit]\nDescription=t\n[Service]\nType=oneshot\nExecStart=/bin/true\n' \
+		>"$T/unit/s2test.service"
+	mkdir -p "$T/unit/s2test.service.d"
+	cp "$D" "$T/unit/s2test.service.d/"
+	SYSTEMD_LOG_LEVEL=err systemd-analyze verify --man=no "$T/unit/s2test.service" \
+		>"$T/out" 2>&1
+	if grep -qi "ExecStart\|ExecStartPre\|ExecStopPost\|bad\|invalid" "$T/out"; then
+		fail "systemd-analyze verify finds fault with the drop-in: $(head -3 "$T/out")"
+	else
+		pass "systemd-analyze verify accepts the drop-in"
+	fi
+fi
+
+# --system-sleep: every executable of the directories, /etc hiding a
+# name of /usr/lib, a link to /dev/null masking one, with "pre" or "post"
+# and "hibernate", SYSTEMD_SLEEP_ACTION=hibernate.
+not_in() { ! grep -q "$1" "$2"; }
+S=$T/sleep
+mkdir -p "$S/etc" "$S/lib"
+export SLEEP_LOG=$T/sleep.log
+hook() {
+	printf '#!/bin/sh\necho "%s $1 $2 $SYSTEMD_SLEEP_ACTION" >>"$SLEEP_LOG"\nexit %s\n' \
+		"$2" "${3:-0}" >"$S/$1"
+	chmod 0755 "$S/$1"
+}
+hook lib/10nvidia nvidia
+hook lib/20tlp tlp-lib
+hook etc/20tlp tlp-etc
+hook lib/30masked masked
+ln -s /dev/null "$S/etc/30masked"
+printf 'echo not executable >>"$SLEEP_LOG"\n' >"$S/lib/40plain"
+export HIBERNATE_SYSTEM_SLEEP_DIRS=$S/etc:$S/lib
+expect_rc "--system-sleep pre" 0 "$HIB" --system-sleep pre
+check "pre: the hooks, with pre hibernate" \
+	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia pre hibernate hibernate|tlp-etc pre hibernate hibernate|"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep post" 0 "$HIB" --system-sleep post
+check "post: the same hooks, with post hibernate" \
+	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia post hibernate hibernate|tlp-etc post hibernate hibernate|"
+# A failing hook is reported; the others still run.
+hook lib/50fails fails 3
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep, a hook fails: exit 1" 1 "$HIB" --system-sleep post
+check "the failure is named" grep -q "system-sleep hook $S/lib/50fails post hibernate failed (status 3)" "$T/err"
+check "the others ran" grep -q "^nvidia post" "$SLEEP_LOG"
+rm "$S/lib/50fails"
+# Root runs them: one that others may write is not run.
+hook lib/60open open
+chmod 0777 "$S/lib/60open"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep, a hook others may write: exit 7" 7 "$HIB" --system-sleep pre
+check "that hook did not run" not_in "^open" "$SLEEP_LOG"
+check "the fix is named" grep -q "chmod go-w $S/lib/60open" "$T/err"
+expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
+expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
