@@ -13,13 +13,16 @@
  *	open (no fsync, no close: closing a FUSE file writes it back).  With
  *	PULSE_FILE: waits for a kernel log line with "STAMP trigger" (the
  *	scenario's stamp just before it starts a cycle), then writes a
- *	16-byte record at the start of a fresh page of PULSE_FILE every 2 ms,
- *	at most 100, so that some are written after the sync before the
- *	freeze and are dirty at the freeze (fresh pages past the end of the
- *	file need no request to the daemon, which may be frozen; few, so
- *	that the writer is never throttled on the FUSE mount's small dirty
- *	limit while the daemon is frozen, which would keep it from freezing).
- *	Closes both after HOLD_S seconds; prints the record count.
+ *	16-byte record at the start of a fresh page of PULSE_FILE every 3 ms
+ *	until it notices it was frozen (a gap of half a second) or for 3 s,
+ *	so that some land after the FUSE part of the sync before the freeze
+ *	and leave the inode's times dirty at the freeze.  Fresh pages past
+ *	the end of the file need no request to the daemon, which may be
+ *	frozen; each is handed to writeback at once (sync_file_range, which
+ *	does not wait), so that few pages are ever dirty and the writer is
+ *	never throttled on the FUSE mount's small dirty limit while the
+ *	daemon is frozen, which would keep it from freezing.  Closes both
+ *	after HOLD_S seconds; prints the record count.
  *   s2fuse check FILE KIB SEED [PULSE_FILE N]
  *	Checks FILE (and N records in PULSE_FILE); exit 0 if intact.
  */
@@ -481,15 +484,25 @@ static int cmd_write(char **argv, int argc)
 		fprintf(stderr, "s2fuse: %s written, waiting for the trigger\n",
 			argv[0]);
 		if (!wait_kmsg("STAMP trigger", hold)) {
+			double last = now_s();
+
 			/* Fresh pages only: no read, no wait on writeback. */
-			for (t0 = now_s(); now_s() - t0 < 0.3 && k < 100; k++) {
+			for (t0 = last; last - t0 < 3; k++) {
+				off_t off = (off_t)k * 4096;
+
 				record(rec, k);
-				if (pwrite(pfd, rec, REC_LEN,
-					   (off_t)k * 4096) != REC_LEN) {
+				if (pwrite(pfd, rec, REC_LEN, off) != REC_LEN ||
+				    sync_file_range(pfd, off, 4096,
+						    SYNC_FILE_RANGE_WRITE)) {
 					perror("s2fuse: pulse");
 					return 1;
 				}
-				usleep(2000);
+				usleep(3000);
+				if (now_s() - last > 0.5) {
+					k++;
+					break;	/* frozen and thawed */
+				}
+				last = now_s();
 			}
 		}
 	}
