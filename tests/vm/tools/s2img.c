@@ -32,7 +32,8 @@
  *                               and last index page, first and last chunk
  *                               header at its boundary values; WORDS
  *                               (a|b) are what the refusal must name
- *   s2img mutate DEV PART FIELD VALUE
+ *   s2img mutate DEV PART FIELD VALUE [PRISTINE]
+ *                               (after restore DEV PRISTINE, when given)
  *                               set one field and reseal every checksum
  *                               (header crc and the anchor's copy, index
  *                               page crc) but the field's own, so only
@@ -626,6 +627,9 @@ int main(int argc, char **argv)
 		fd = open(argv[2], O_RDWR | O_SYNC);
 	if (fd < 0)
 		die(argv[2]);
+	/* mutate ... PRISTINE: put the pristine image back first. */
+	if (!strcmp(argv[1], "mutate") && argc == 7)
+		restore(argv[6]);
 	rw_page(0, anchor, 0);
 	if (!strcmp(argv[1], "rearm"))
 		return rearm(anchor);
@@ -644,7 +648,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "save") && argc == 4)
 		return save(anchor, hdr, argv[3]);
-	if (!strcmp(argv[1], "mutate") && argc == 6)
+	if (!strcmp(argv[1], "mutate") && (argc == 6 || argc == 7))
 		return mutate(anchor, hdr, argv[3], argv[4], argv[5]);
 	if (!strcmp(argv[1], "info")) {
 		uint32_t ver;
