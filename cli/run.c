@@ -81,6 +81,20 @@ static void note(struct run *r, const char *fmt, ...)
  */
 static int soft_fail_hint(struct run *r, const char *msg, const char *hint)
 {
+	/*
+	 * With HINT the module itself refuses such a target, only later (at
+	 * the target write, or in the cycle once the hooks ran), so against
+	 * the real module --force cannot help and a real run would fail
+	 * anyway: refused here, in a dry run as in a real run.  A --configfs
+	 * tree (tests) refuses nothing, and there --force goes on.
+	 */
+	if (r->ctl->force && hint && cfs_is_default(&r->cfs)) {
+		hib_err("%s: %s (--force cannot help: the module refuses it)",
+			msg, hint);
+		note(r, "check: %s: FAILED, the module refuses it even with --force",
+		     msg);
+		return HIB_EXIT_FAILURE;
+	}
 	if (r->ctl->force) {
 		hib_warn("%s; going on (--force)%s", msg,
 			 hint ? ", but the module will refuse it" : "");
@@ -783,7 +797,12 @@ static int check_target(struct run *r, bool need_room)
 	if (!S_ISBLK(st.st_mode) && !(S_ISREG(st.st_mode) && file_writer(r))) {
 		snprintf(msg, sizeof(msg), "target %s is not a %s", r->target,
 			 file_writer(r) ? "regular file" : "block device");
-		return soft_fail(r, msg);
+		/* The module's target write refuses it (ENOTBLK, EINVAL). */
+		snprintf(hint, sizeof(hint), "the %s writer writes only to %s",
+			 r->prof.v[K_WRITER].value,
+			 file_writer(r) ? "a regular file" :
+			 "a block device (writer = file takes a regular file)");
+		return soft_fail_hint(r, msg, hint);
 	}
 	/* What the module refuses when the target is written: say it first. */
 	if (S_ISREG(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "file")) {
