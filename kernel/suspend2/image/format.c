@@ -108,18 +108,6 @@ static bool field_is_zero(const void *p, size_t len)
 	return !memchr_inv(p, 0, len);
 }
 
-/* Is @page one the image's own pages may not be (anchor, header, beyond)? */
-static const char *bad_page(u64 page, const struct s2_image_limits *lim)
-{
-	if (!page || page >= lim->dev_pages)
-		return "outside the device";
-	if (page == lim->anchor_page)
-		return "at the anchor page";
-	if (page == lim->header_page)
-		return "at the image header";
-	return NULL;
-}
-
 /* Every refusal: -EINVAL, and why, naming the field at fault. */
 static int refuse(const char **why, const char *msg)
 {
@@ -143,7 +131,6 @@ static int header_check_sizes(const struct s2_image_header *h,
 	u64 index_pages = le32_to_cpu(h->index_pages);
 	u64 first = le64_to_cpu(h->first_index_page);
 	u64 max_bytes, min_stream, max_stream, raw_bytes, total;
-	const char *where;
 
 	if (le32_to_cpu(h->chunk_pages) != S2_CHUNK_PAGES)
 		return refuse(why, "image header chunk_pages is not this format's chunk size");
@@ -182,18 +169,14 @@ static int header_check_sizes(const struct s2_image_header *h,
 	    total > lim->dev_pages)
 		return refuse(why,
 			      "image does not fit on the device (data_pages + index_pages + header + anchor)");
-	where = bad_page(first, lim);
-	if (where) {
-		if (!first)
-			return refuse(why, "image header first_index_page is 0");
-		if (first >= lim->dev_pages)
-			return refuse(why,
-				      "image header first_index_page points outside the device");
-		if (first == lim->anchor_page)
-			return refuse(why,
-				      "image header first_index_page points at the anchor page");
+	if (!first)
+		return refuse(why, "image header first_index_page is 0");
+	if (first >= lim->dev_pages)
+		return refuse(why, "image header first_index_page points outside the device");
+	if (first == lim->anchor_page)
+		return refuse(why, "image header first_index_page points at the anchor page");
+	if (first == lim->header_page)
 		return refuse(why, "image header first_index_page points at the image header");
-	}
 	return 0;
 }
 
