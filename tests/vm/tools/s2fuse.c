@@ -5,7 +5,7 @@
  *
  *   s2fuse mount DIR
  *	Mounts an in-memory filesystem (type fuse.s2fuse, one flat directory
- *	of at most 8 regular files) on DIR with the writeback cache on, so
+ *	of at most 16 regular files) on DIR with the writeback cache on, so
  *	written data sits dirty in the page cache until writeback, and
  *	serves it from a daemon in the background; prints the daemon's pid.
  *   s2fuse write FILE KIB SEED HOLD_S [PULSE_FILE]
@@ -42,7 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_FILES	8
+#define MAX_FILES	16
 #define ROOT_ID		FUSE_ROOT_ID
 #define VALID_S		3600	/* entries and attributes stay cached */
 #define MAX_WRITE	(128 * 1024)
