@@ -111,7 +111,7 @@ void report_text(FILE *out, const struct results *r)
 {
 	int i;
 
-	fprintf(out, "suspend2: profile '%s': %s\n",
+	fprintf(out, "hibernate: profile '%s': %s\n",
 		*r->profile ? r->profile : "-", *r->status ? r->status : "-");
 	if (*r->error)
 		fprintf(out, "  %-24s %s\n", "error", r->error);

@@ -179,3 +179,19 @@ ir_case "suspend2.resume=no still means noresume" "suspend2.resume=no" "--invali
 ir_case "noresume with a location invalidates there" \
 	"noresume suspend2.resume=PARTUUID=8e1a-02:0" \
 	"--invalidate $base --set resume_location=PARTUUID=8e1a-02:0"
+
+# The report says the program's name like every message, not the module's.
+fake_tree "$CFS"
+mkdir -p "$CFS/profiles/default"
+for a in writer target compressor compress_threads checksum \
+	image_size_limit freezer_timeout_ms io_depth powerdown force; do
+	: >"$CFS/profiles/default/$a"
+done
+echo tested >"$CFS/results/status"
+echo yes >"$CFS/results/verified"
+echo default >"$CFS/results/profile"
+expect_rc "--test against the fake tree" 0 \
+	"$HIB" -c "$T/i.conf" --configfs "$CFS" --test -f
+check "report: 'hibernate: profile ...' first" \
+	test "$(head -n 1 "$T/out")" = "hibernate: profile 'default': tested"
+check "--test: one program name" one_name
