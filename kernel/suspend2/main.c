@@ -11,7 +11,7 @@
 
 static char *resume;
 module_param(resume, charp, 0444);
-MODULE_PARM_DESC(resume, "where to resume from when loaded: a swap partition (/dev/vda) or a resume location DEVICE:PAGE (/dev/vdb:34816)");
+MODULE_PARM_DESC(resume, "where to resume from when loaded: a swap partition (/dev/vda) or a resume location DEVICE:PAGE (/dev/vdb:34816); anything not starting with / is left to hibernate --resume");
 
 static int __init suspend2_init(void)
 {
@@ -21,9 +21,18 @@ static int __init suspend2_init(void)
 		return error;
 	pr_info("suspend2: version %s, image format %d\n", S2_VERSION,
 		S2_FORMAT_VERSION);
-	/* A missing or refused image must not stop the boot. */
-	if (resume && resume[0])
+	/*
+	 * suspend2.resume= on the kernel command line reaches the module
+	 * through modprobe too, but also carries what only the initramfs
+	 * scripts read: no, yes, and UUID=...:PAGE, which only user space
+	 * can resolve (hibernate --resume does).  A path is ours.  A missing
+	 * or refused image must not stop the boot.
+	 */
+	if (resume && resume[0] == '/')
 		s2_resume_at_load(resume);
+	else if (resume && resume[0])
+		pr_info("suspend2: resume=%s is not a device path: left to hibernate --resume\n",
+			resume);
 	return 0;
 }
 
