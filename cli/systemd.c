@@ -254,6 +254,42 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 	return 0;
 }
 
+/*
+ * The drop-in is written whatever the configuration says (it may be
+ * fixed later), but a profile that cannot work now is worth a warning:
+ * systemctl hibernate would only fail in the journal.
+ */
+static void check_profile(const struct hib_ctl *ctl)
+{
+	char err[CONF_MAX_LINE + 256];
+	struct profile p;
+	struct conf c;
+	bool target = false;
+	int i, ret;
+
+	for (i = 0; i < ctl->nsets; i++)
+		target |= !strncmp(ctl->sets[i], "target=", 7);
+	conf_init(&c);
+	ret = conf_load(&c, ctl->config);
+	if (ret == -ENOENT && !ctl->config_given) {
+		if (!target)
+			hib_warn("%s does not exist, so no profile has a target: systemctl hibernate will fail until you create it (see hibernate.conf(5))",
+				 ctl->config);
+	} else if (ret) {
+		hib_warn("%s has errors (hibernate -c %s --list-profiles shows them): systemctl hibernate will fail until they are fixed",
+			 ctl->config, ctl->config);
+	} else if (conf_resolve(&c, ctl->profile, &p, err, sizeof(err))) {
+		hib_warn("%s: systemctl hibernate will fail until it exists",
+			 err);
+	} else {
+		if (!p.v[K_TARGET].value && !target)
+			hib_warn("profile '%s' of %s has no target: systemctl hibernate will fail until you set \"target = ...\" there (see hibernate.conf(5))",
+				 ctl->profile, ctl->config);
+		profile_free(&p);
+	}
+	conf_free(&c);
+}
+
 int hib_install_systemd(const struct hib_ctl *ctl)
 {
 	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
@@ -280,6 +316,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 		ret = hib_dropin_text(ctl, self, text, sizeof(text));
 	if (ret)
 		return ret;
+	check_profile(ctl);
 	snprintf(path, sizeof(path), "%s/%s", dir, SYSTEMD_DROPIN_NAME);
 
 	if (ctl->dry_run) {

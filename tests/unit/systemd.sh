@@ -110,3 +110,15 @@ check "that hook did not run" not_in "^open" "$SLEEP_LOG"
 check "the fix is named" grep -q "chmod go-w $S/lib/60open" "$T/err"
 expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
 expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
+
+# A profile that cannot work yet: the drop-in is written, with a warning.
+unset HIBERNATE_SYSTEM_SLEEP_DIRS
+expect_rc "--install-systemd, profile without a target" 0 \
+	"$HIB" --install-systemd -c "$TOP/etc/hibernate.conf" -p battery
+check "warns: no target" grep -q "^hibernate: warning: profile 'battery' of $TOP/etc/hibernate.conf has no target: systemctl hibernate will fail" "$T/err"
+expect_rc "--install-systemd, no such profile" 0 \
+	"$HIB" --install-systemd -c "$TOP/etc/hibernate.conf" -p nosuch
+check "warns: no such profile" grep -q "^hibernate: warning: .*no profile 'nosuch'.*systemctl hibernate will fail until it exists" "$T/err"
+expect_rc "--install-systemd, --set target" 0 \
+	"$HIB" --install-systemd -c "$TOP/etc/hibernate.conf" --set target=/dev/vdb
+check "no warning with --set target" not_in warning "$T/err"
