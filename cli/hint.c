@@ -55,7 +55,8 @@ static void probe_ids(const char *dev, dev_t rdev, char *uuid,
 	size_t i;
 	DIR *d;
 
-	uuid[0] = partuuid[0] = '\0';
+	uuid[0] = '\0';
+	partuuid[0] = '\0';
 	pr = blkid_new_probe_from_filename(dev);
 	if (pr) {
 		blkid_probe_enable_superblocks(pr, 1);

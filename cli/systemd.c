@@ -69,21 +69,22 @@ bool sd_quote(const char *w, char *out, size_t len)
 				     "/._+,:=@-%$") == strlen(w);
 	size_t n = 0;
 
-#define PUT(c) do { if (n + 1 >= len) return false; out[n++] = (c); } while (0)
+	if (len < 3)
+		return false;
 	if (!plain)
-		PUT('"');
+		out[n++] = '"';
 	for (; *w; w++) {
-		if (*w == '%' || *w == '$')
-			PUT(*w);
-		if (!plain && (*w == '\\' || *w == '"'))
-			PUT('\\');
-		if (*w == '\n')
+		/* Room for an escape, the character, a closing quote, NUL. */
+		if (n + 4 > len || *w == '\n')
 			return false;
-		PUT(*w);
+		if (*w == '%' || *w == '$')
+			out[n++] = *w;
+		else if (!plain && (*w == '\\' || *w == '"'))
+			out[n++] = '\\';
+		out[n++] = *w;
 	}
 	if (!plain)
-		PUT('"');
-#undef PUT
+		out[n++] = '"';
 	out[n] = '\0';
 	return true;
 }
@@ -191,6 +192,17 @@ static int add_word(char *line, size_t len, const char *w)
 	return 0;
 }
 
+#define DROPIN_FORMAT \
+	"# Written by hibernate --install-systemd: systemctl hibernate\n" \
+	"# runs suspend2 with profile %s.  Remove this file and run\n" \
+	"# \"systemctl daemon-reload\" to go back to systemd's hibernation.\n" \
+	"[Service]\n" \
+	"# The hooks of system-sleep/, as systemd-sleep runs them.\n" \
+	"ExecStartPre=-%s --system-sleep pre\n" \
+	"ExecStart=\n" \
+	"ExecStart=%s\n" \
+	"ExecStopPost=-%s --system-sleep post\n"
+
 int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 		    size_t len)
 {
@@ -237,17 +249,8 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 		ret = add_word(post, sizeof(post), self);
 	if (ret)
 		return ret;
-	if ((size_t)snprintf(out, len,
-		"# Written by hibernate --install-systemd: systemctl hibernate\n"
-		"# runs suspend2 with profile %s.  Remove this file and run\n"
-		"# \"systemctl daemon-reload\" to go back to systemd's hibernation.\n"
-		"[Service]\n"
-		"# The hooks of system-sleep/, as systemd-sleep runs them.\n"
-		"ExecStartPre=-%s --system-sleep pre\n"
-		"ExecStart=\n"
-		"ExecStart=%s\n"
-		"ExecStopPost=-%s --system-sleep post\n",
-		ctl->profile, pre, line, post) >= len) {
+	if ((size_t)snprintf(out, len, DROPIN_FORMAT, ctl->profile, pre, line,
+			     post) >= len) {
 		hib_err("--install-systemd: drop-in too long");
 		return HIB_EXIT_USAGE;
 	}
