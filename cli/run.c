@@ -1083,6 +1083,11 @@ static int image_state(struct run *r, char *loc, size_t len)
 {
 	char rel[160];
 
+	/* resume_location given: r->target is that location, resolved. */
+	if (r->prof.v[K_RESUME_LOCATION].value) {
+		snprintf(loc, len, "%s", r->target);
+		return anchor_state(loc);
+	}
 	snprintf(rel, sizeof(rel), "profiles/%s/resume_location",
 		 r->prof.name);
 	if (cfs_read(&r->cfs, rel, loc, len) || !*loc) {

@@ -120,6 +120,18 @@ if [[ $(id -u) == 0 ]] && truncate -s 64M "$T/swap.img" &&
 		"$HIB" -c "$T/l.conf" --configfs "$CFS" -n -f --resume \
 		--set "resume_location=UUID=00000000-dead-beef-0000-000000000000:0"
 	check "unknown UUID: said so" grep -q "libblkid finds no device by that name" "$T/err"
+	# --invalidate with resume_location (as the initramfs passes it)
+	# looks at that page: page 1 of the swap area is not an anchor.
+	mkdir -p "$CFS/profiles/default"
+	for a in writer target compressor compress_threads checksum \
+		image_size_limit freezer_timeout_ms io_depth powerdown force; do
+		: >"$CFS/profiles/default/$a"
+	done
+	expect_rc "--invalidate at resume_location UUID=...:1" 0 \
+		"$HIB" -c "$T/l.conf" --configfs "$CFS" --invalidate -f \
+		--set "resume_location=UUID=$uuid:1"
+	check "--invalidate at resume_location: looked there" \
+		grep -qx "hibernate: no image on $loop:1 ($loop:1): nothing to invalidate" "$T/err"
 	losetup -d "$loop"
 else
 	echo "SKIP: stable names need root and a loop device"
