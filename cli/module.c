@@ -39,23 +39,31 @@ int run_program(const char *const argv[])
 	return 128 + WTERMSIG(status);
 }
 
-/* A spec with a '/' is a file for insmod, anything else a modprobe name. */
+/*
+ * A spec with a '/' is a file for insmod, anything else a modprobe name.
+ * modprobe also passes suspend2.* options from the kernel command line, and
+ * a suspend2.resume=DEVICE there makes the module resume as it loads: even
+ * when this command was run to invalidate the image (a noresume boot) or to
+ * hibernate.  "resume=" comes after those options and wins; hibernate
+ * --resume does its own resume through configfs, with its checks.
+ */
 void module_command(const char *spec, const char **argv, int n)
 {
-	if (n < 3)
+	if (n < 4)
 		return;
 	argv[0] = strchr(spec, '/') ? "insmod" : "modprobe";
 	argv[1] = spec;
-	argv[2] = NULL;
+	argv[2] = "resume=";
+	argv[3] = NULL;
 }
 
 int module_load(const char *spec)
 {
-	const char *argv[3];
+	const char *argv[4];
 	int r;
 
-	module_command(spec, argv, 3);
-	hib_verbose("loading the module: %s %s", argv[0], argv[1]);
+	module_command(spec, argv, 4);
+	hib_verbose("loading the module: %s %s %s", argv[0], argv[1], argv[2]);
 	r = run_program(argv);
 	if (r == 127)
 		hib_err("cannot run %s", argv[0]);

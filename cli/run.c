@@ -386,7 +386,7 @@ static int take_lock(struct run *r)
 static int setup_module(struct run *r)
 {
 	const char *spec = r->prof.v[K_MODULE].value;
-	const char *argv[3];
+	const char *argv[4];
 	bool dry = r->ctl->dry_run;
 	int ret;
 
@@ -397,7 +397,7 @@ static int setup_module(struct run *r)
 		}
 		return 0;
 	}
-	module_command(spec, argv, 3);
+	module_command(spec, argv, 4);
 	if (!configfs_mounted(CFS_MOUNT_POINT)) {
 		if (dry) {
 			note(r, "would mount configfs on %s", CFS_MOUNT_POINT);
@@ -416,7 +416,8 @@ static int setup_module(struct run *r)
 	if (cfs_exists(&r->cfs, NULL))
 		return 0;
 	if (dry) {
-		note(r, "would load the module: %s %s", argv[0], argv[1]);
+		note(r, "would load the module: %s %s %s", argv[0], argv[1],
+		     argv[2]);
 		return 0;
 	}
 	if (module_load(spec))
@@ -670,9 +671,23 @@ static int check_in_use(struct run *r, const struct stat *st)
 
 	if (!check_dev_in_use(&check_sys_default, st->st_rdev, why,
 			      sizeof(why))) {
-		note(r, "check: target %s: not mounted, not swap, not held",
-		     r->target);
-		return 0;
+		/*
+		 * btrfs (mounted as an anonymous 0:N device, or as a second
+		 * member), ZFS and others hold a device without showing it
+		 * in mountinfo or holders/: the kernel's exclusive open says
+		 * EBUSY for every such holder.
+		 */
+		int fd = open(r->target, O_RDONLY | O_EXCL | O_CLOEXEC);
+
+		if (fd >= 0 || errno != EBUSY) {
+			if (fd >= 0)
+				close(fd);
+			note(r, "check: target %s: not mounted, not swap, not held",
+			     r->target);
+			return 0;
+		}
+		snprintf(why, sizeof(why),
+			 "the kernel says it is busy (a filesystem such as btrfs or ZFS, or a driver, holds it)");
 	}
 	named = ov->value && !sys_resolve_target(ov->value, other,
 						 sizeof(other)) &&
@@ -1021,7 +1036,17 @@ static int do_cycle(struct run *r, const char *word)
 	} else {
 		results_read(&r->cfs, &res);
 		report(r, &res);
-		if (!strcmp(word, "test") && !res.verified) {
+		/*
+		 * Verified only where there was something to verify: not with
+		 * checksum none, not when a pm_test level stopped the cycle
+		 * before the image (status tested, the level in error).
+		 */
+		if (!strcmp(word, "test") && strcmp(res.status, "tested")) {
+			hib_err("test finished with status '%s'", res.status);
+			ret = HIB_EXIT_CYCLE;
+		} else if (!strcmp(word, "test") && !res.verified &&
+			   strcmp(res.checksum, "none") &&
+			   strncmp(res.error, "pm_test ", 8)) {
 			hib_err("test finished but the image was not verified");
 			ret = HIB_EXIT_CYCLE;
 		}

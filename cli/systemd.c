@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -298,6 +299,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
 	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
 	FILE *f;
+	int fd;
 	int ret;
 
 	/* Another directory (tests, an image being built) is the user's. */
@@ -332,13 +334,23 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 		return HIB_EXIT_FAILURE;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
+	/*
+	 * systemd runs ExecStart as root: the drop-in is root's alone
+	 * whatever the umask, and never written through a planted link.
+	 */
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		hib_err("%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return HIB_EXIT_FAILURE;
 	}
 	fputs(text, f);
-	if (fclose(f) || rename(tmp, path)) {
+	if (fchmod(fd, 0644) || fflush(f) || fsync(fd) || fclose(f) ||
+	    rename(tmp, path)) {
 		hib_err("%s: %s", path, strerror(errno));
 		unlink(tmp);
 		return HIB_EXIT_FAILURE;

@@ -22,6 +22,12 @@ check "the old ExecStart is cleared first" \
 check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre" "$D"
 check "system-sleep hooks after, even after a failure" \
 	grep -qx "ExecStopPost=-$REAL --system-sleep post" "$D"
+# Whatever root's umask, the drop-in (run as root) is root's alone, and a
+# link planted at the temporary name is not followed.
+ln -s "$T/planted" "$D.tmp"
+(umask 000 && "$HIB" --install-systemd) >/dev/null 2>&1
+check "umask 000: the drop-in is mode 644" test "$(stat -c %a "$D")" = 644
+check "a link at the temporary name was not followed" test ! -e "$T/planted"
 expect_rc "--install-systemd without options" 0 "$HIB" --install-systemd
 check "no options: none added" grep -qx "ExecStart=$REAL -p default" "$D"
 

@@ -209,16 +209,20 @@ static void test_resume_checks(void **state)
 
 static void test_module_command(void **state)
 {
-	const char *argv[3];
+	const char *argv[4];
 	const char *tru[] = { "true", NULL }, *fal[] = { "false", NULL };
 	const char *none[] = { "/nonexistent/program", NULL };
 
 	(void)state;
-	module_command("suspend2", argv, 3);
+	module_command("suspend2", argv, 4);
 	assert_string_equal(argv[0], "modprobe");
 	assert_string_equal(argv[1], "suspend2");
-	module_command("/lib/modules/suspend2.ko", argv, 3);
+	/* Overrides suspend2.resume= of the kernel command line. */
+	assert_string_equal(argv[2], "resume=");
+	assert_null(argv[3]);
+	module_command("/lib/modules/suspend2.ko", argv, 4);
 	assert_string_equal(argv[0], "insmod");
+	assert_string_equal(argv[2], "resume=");
 	assert_int_equal(run_program(tru), 0);
 	assert_int_equal(run_program(fal), 1);
 	assert_int_equal(run_program(none), 127);

@@ -418,6 +418,25 @@ static bool s2_boot_record_found(void)
 	return rec->magic == S2_BOOT_RECORD_MAGIC;
 }
 
+/* Wall clock minus monotonic clock: it moves on only across a power off. */
+static s64 s2_offline_clock(void)
+{
+	return ktime_get_real_ns() - ktime_get_ns();
+}
+
+/*
+ * Without the boot kernel's record: did this kernel come back from a real
+ * restore (the record could not be written) or did create_image() give up?
+ * After a restore the clocks were set again from the RTC, and the wall
+ * clock moved on by the seconds the machine was off and booting while the
+ * monotonic clock did not; an aborted copy suspends timekeeping for
+ * milliseconds at most.
+ */
+static bool s2_came_back_from_off(s64 offline_clock_before)
+{
+	return s2_offline_clock() - offline_clock_before > NSEC_PER_SEC;
+}
+
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
 	int platform = set->powerdown == S2_PD_PLATFORM;
@@ -428,6 +447,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	struct s2_freezer fz;
 	struct s2_writer w;
 	s64 snapshot_real_ns;
+	s64 offline_clock;
 	ktime_t sync_time;
 	char pm_test[16];
 	bool resumed = false;
@@ -507,6 +527,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	s2_set_state(S2_SNAPSHOT);
 	start = ktime_get();
 	snapshot_real_ns = ktime_get_real_ns();
+	offline_clock = s2_offline_clock();
 	times.created_sec = div_u64(snapshot_real_ns, NSEC_PER_SEC);
 	/* The image carries the scratch area: no record from an earlier boot. */
 	memset(hibernation_loader_scratch, 0, HIBERNATION_LOADER_SCRATCH_SIZE);
@@ -554,6 +575,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		 * gfp mask, as it does after a resume.
 		 */
 		s2_pm_test_done(pm_test);
+	} else if (s2_came_back_from_off(offline_clock)) {
+		/* Resumed, but the boot kernel could not leave its record. */
+		resumed = true;
+		s2_collect_boot_record(snapshot_real_ns, &fz);
+		pr_info("suspend2: resumed\n");
 	} else {
 		/* No image and no record of a restore: create_image() gave up. */
 		error = -EAGAIN;
