@@ -23,25 +23,17 @@
 
 /* The module's own lists of words (kernel/suspend2/names.h), blank-separated. */
 #define WORD(s) s " "
+/* A profile tunable as the module defines it; an empty default is none. */
+#define TUNABLE(name, kind, store, min, max, def, words) \
+	{ #name, T_##kind, min, max, words(WORD), \
+	  sizeof(#def) > 1 ? #def : NULL },
+#define ONE(...) + 1
+_Static_assert(0 S2_TUNABLES(ONE) == CONF_KERNEL_KEYS,
+	       "conf.h's kernel keys are names.h's tunables");
 
+/* The module's tunables come first, in K_ order (checked by names.sh). */
 const struct conf_key_info conf_keys[K_NR] = {
-	[K_WRITER] = { "writer", T_WORD, 0, 0, S2_WRITER_NAMES(WORD), "swap" },
-	[K_TARGET] = { "target", T_TARGET, 0, 255, NULL, NULL },
-	[K_COMPRESSOR] = { "compressor", T_WORD, 0, 0,
-			   S2_COMPRESSOR_NAMES(WORD), "lzo" },
-	[K_COMPRESS_THREADS] = { "compress_threads", T_RANGE, 0, 64, NULL,
-				 "0" },
-	[K_CHECKSUM] = { "checksum", T_WORD, 0, 0, S2_CHECKSUM_NAMES(WORD),
-			 "crc32c" },
-	/* The kernel keeps it in an s64: 2^63 - 1 is the largest. */
-	[K_IMAGE_SIZE_LIMIT] = { "image_size_limit", T_SIZE, 0,
-				 (1ULL << 63) - 1, NULL, "0" },
-	[K_FREEZER_TIMEOUT_MS] = { "freezer_timeout_ms", T_RANGE, 100, 600000,
-				   NULL, "20000" },
-	[K_IO_DEPTH] = { "io_depth", T_RANGE, 1, 1024, NULL, "256" },
-	[K_POWERDOWN] = { "powerdown", T_CHOICE, 0, 0,
-			  S2_POWERDOWN_NAMES(WORD), "shutdown" },
-	[K_FORCE] = { "force", T_FLAG, 0, 0, NULL, "0" },
+	S2_TUNABLES(TUNABLE)
 	[K_INHERIT] = { "inherit", T_NAME, 0, 0, NULL, NULL },
 	[K_PRE_HIBERNATE] = { "pre_hibernate", T_CMD, 0, 0, NULL, NULL },
 	[K_POST_RESUME] = { "post_resume", T_CMD, 0, 0, NULL, NULL },

@@ -13,21 +13,11 @@
 #include "report.h"
 #include "strutil.h"
 
-const char *const phase_names[PH_NR] = {
-	[PH_FREEZE_USER] = "freeze_user",
-	[PH_SYNC] = "sync",
-	[PH_FREEZE_KERNEL] = "freeze_kernel",
-	[PH_SNAPSHOT] = "snapshot",
-	[PH_WRITE] = "write",
-	[PH_READ] = "read",
-	[PH_RESTORE] = "restore",
-	[PH_THAW] = "thaw",
-};
+#define PH_NAME(id, name, title) #name,
+const char *const phase_names[PH_NR] = { S2_PHASES(PH_NAME) };
 
-static const char *const phase_titles[PH_NR] = {
-	"freeze user space", "sync", "freeze kernel threads",
-	"atomic copy", "write image", "read image", "restore", "thaw",
-};
+#define PH_TITLE(id, name, title) title,
+static const char *const phase_titles[PH_NR] = { S2_PHASES(PH_TITLE) };
 
 static void read_str(const struct cfs *c, const char *name, char *buf,
 		     size_t len)
@@ -51,6 +41,18 @@ static uint64_t read_u64(const struct cfs *c, const char *name)
 	return parse_u64(str_trim(buf), &v) ? 0 : v;
 }
 
+/* Each results attribute (names.h) into its field, by how it is written. */
+#define READ_text(name) read_str(c, #name, r->name, sizeof(r->name));
+#define READ_name READ_text
+#define READ_own READ_text
+#define READ_loads READ_text
+#define READ_u64(name) r->name = read_u64(c, #name);
+#define READ_u32 READ_u64
+#define READ_yesno(name) \
+	read_str(c, #name, buf, sizeof(buf)); \
+	r->name = !strcmp(buf, "yes");
+#define READ(name, kind) READ_##kind(name)
+
 int results_read(const struct cfs *c, struct results *r)
 {
 	char buf[16], name[32];
@@ -59,39 +61,14 @@ int results_read(const struct cfs *c, struct results *r)
 	memset(r, 0, sizeof(*r));
 	if (!cfs_exists(c, "results"))
 		return -ENOENT;
-	read_str(c, "status", r->status, sizeof(r->status));
-	read_str(c, "error", r->error, sizeof(r->error));
-	read_str(c, "profile", r->profile, sizeof(r->profile));
-	read_str(c, "writer", r->writer, sizeof(r->writer));
-	read_str(c, "compressor", r->compressor, sizeof(r->compressor));
-	read_str(c, "checksum", r->checksum, sizeof(r->checksum));
+	S2_RESULTS_HEAD(READ)
 	for (i = 0; i < PH_NR; i++) {
 		snprintf(name, sizeof(name), "time_%s_us", phase_names[i]);
 		r->time_us[i] = read_u64(c, name);
 	}
-	r->offline_ms = read_u64(c, "offline_ms");
-	r->image_pages = read_u64(c, "image_pages");
-	r->bytes_raw = read_u64(c, "bytes_raw");
-	r->bytes_written = read_u64(c, "bytes_written");
-	r->write_kbps = read_u64(c, "write_kbps");
-	r->read_kbps = read_u64(c, "read_kbps");
-	read_str(c, "verified", buf, sizeof(buf));
-	r->verified = !strcmp(buf, "yes");
+	S2_RESULTS_TAIL(READ)
 	/* The image pipeline's figures; a module without them reports none. */
 	r->has_pipeline = cfs_exists(c, "results/threads");
-	r->threads = read_u64(c, "threads");
-	r->pipeline_bytes = read_u64(c, "pipeline_bytes");
-	r->write_cpu_wait_us = read_u64(c, "write_cpu_wait_us");
-	r->write_io_wait_us = read_u64(c, "write_io_wait_us");
-	r->read_cpu_wait_us = read_u64(c, "read_cpu_wait_us");
-	r->read_io_wait_us = read_u64(c, "read_io_wait_us");
-	read_str(c, "avenrun_saved", r->avenrun_saved,
-		 sizeof(r->avenrun_saved));
-	read_str(c, "avenrun_thaw", r->avenrun_thaw, sizeof(r->avenrun_thaw));
-	read_str(c, "avenrun_restored", r->avenrun_restored,
-		 sizeof(r->avenrun_restored));
-	read_str(c, "refused_tasks", r->refused_tasks,
-		 sizeof(r->refused_tasks));
 	return 0;
 }
 

@@ -7,18 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../kernel/suspend2/names.h"
 #include "caps.h"
 #include "cfs.h"
 
+#define PH_ENUM(id, name, title) PH_##id,
 enum phase {
-	PH_FREEZE_USER,
-	PH_SYNC,
-	PH_FREEZE_KERNEL,
-	PH_SNAPSHOT,
-	PH_WRITE,
-	PH_READ,
-	PH_RESTORE,
-	PH_THAW,
+	S2_PHASES(PH_ENUM)
 	PH_NR
 };
 

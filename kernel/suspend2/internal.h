@@ -9,6 +9,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include "image/format.h"
+#include "names.h"
 
 #define S2_VERSION		"0.1.0"
 #define S2_NAME_MAX		64
@@ -16,17 +17,9 @@
 #define S2_WRITER_MAX		16
 #define S2_REFUSED_MAX		1024
 
+#define S2_STATE_ENUM(id, name)		S2_##id,
 enum s2_state {
-	S2_IDLE,
-	S2_FREEZING,
-	S2_SYNCING,
-	S2_SNAPSHOT,
-	S2_WRITING,
-	S2_POWERDOWN,
-	S2_READING,
-	S2_VERIFYING,
-	S2_RESTORING,
-	S2_THAWING,
+	S2_STATES(S2_STATE_ENUM)
 	S2_NR_STATES
 };
 
@@ -45,25 +38,15 @@ enum s2_powerdown {
 	S2_NR_POWERDOWN
 };
 
+#define S2_PHASE_ENUM(id, name, title)	S2_PH_##id,
 enum s2_phase {
-	S2_PH_FREEZE_USER,
-	S2_PH_SYNC,
-	S2_PH_FREEZE_KERNEL,
-	S2_PH_SNAPSHOT,
-	S2_PH_WRITE,
-	S2_PH_READ,
-	S2_PH_RESTORE,
-	S2_PH_THAW,
+	S2_PHASES(S2_PHASE_ENUM)
 	S2_NR_PHASES
 };
 
+#define S2_STATUS_ENUM(id, name)	S2_ST_##id,
 enum s2_status {
-	S2_ST_NONE,
-	S2_ST_RUNNING,
-	S2_ST_RESUMED,
-	S2_ST_TESTED,
-	S2_ST_FAILED,
-	S2_ST_REFUSED,
+	S2_STATUSES(S2_STATUS_ENUM)
 	S2_NR_STATUS
 };
 
@@ -113,7 +96,6 @@ struct s2_results {
 extern const char * const s2_state_names[S2_NR_STATES];
 extern const char * const s2_action_names[S2_NR_ACTIONS];
 extern const char * const s2_powerdown_names[S2_NR_POWERDOWN];
-extern const char * const s2_phase_names[S2_NR_PHASES];
 extern const char * const s2_status_names[S2_NR_STATUS];
 extern const char * const s2_checksum_names[2];
 extern const char * const s2_compressor_names[];	/* NULL-terminated */

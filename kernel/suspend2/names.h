@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The words of the enumerated profile settings, in one place for the
- * module and for hibernate(8), which checks a profile against them before
- * the module is loaded (so a dry run refuses what the module would).
+ * The facts the module and hibernate(8) share, each said once: the words
+ * of the enumerated settings, the profile tunables, the phases, states
+ * and statuses, and the results attributes.  hibernate checks a profile
+ * against them before the module is loaded (so a dry run refuses what the
+ * module would) and reads the results by these names.
+ *
  * Each list is an X-macro: S2_COMPRESSOR_NAMES(X) expands to X("none")
  * X("lzo") ..., so the module builds its name tables (X(s) as s,) and
  * the command its blank-separated lists (X(s) as s " ") from the same
  * text.  The order is the order of the module's tables and enums.
- * tests/unit/names.sh checks that the module's tables say the same.
+ * tests/unit/names.sh checks the module's tables, docs/configfs.md and
+ * man/hibernate.conf.5 against this file.
+ *
+ * Plain preprocessor text: it compiles in the kernel and in user space.
  */
 #ifndef _SUSPEND2_NAMES_H
 #define _SUSPEND2_NAMES_H
@@ -17,5 +23,77 @@
 				X("zstd") X("deflate")
 #define S2_CHECKSUM_NAMES(X)	X("none") X("crc32c")
 #define S2_POWERDOWN_NAMES(X)	X("shutdown") X("platform") X("reboot")
+/* For a tunable without a list of words: hibernate's table takes NULL. */
+#define S2_NO_NAMES(X)		NULL
+
+/* The largest image_size_limit: the kernel keeps it in an s64. */
+#define S2_SIZE_MAX		0x7fffffffffffffffULL
+
+/*
+ * The profile tunables, in the order of profiles/NAME/ and of
+ * hibernate.conf's keys: X(name, kind, store, min, max, default, words).
+ * kind is how hibernate.conf checks the value (T_kind in cli/conf.h);
+ * store how the module keeps it: text, index (into s2_<name>_names),
+ * u32 or u64.  min and max bound a number, inclusive, or a path's
+ * length; default is a token (a number, or a word to stringify), empty
+ * for none; words are the values a word may take.
+ */
+#define S2_TUNABLES(X)							\
+	X(writer, WORD, text, 0, 0, swap, S2_WRITER_NAMES)		\
+	X(target, TARGET, text, 0, 255, , S2_NO_NAMES)			\
+	X(compressor, WORD, text, 0, 0, lzo, S2_COMPRESSOR_NAMES)	\
+	X(compress_threads, RANGE, u32, 0, 64, 0, S2_NO_NAMES)		\
+	X(checksum, WORD, index, 0, 0, crc32c, S2_CHECKSUM_NAMES)	\
+	X(image_size_limit, SIZE, u64, 0, S2_SIZE_MAX, 0, S2_NO_NAMES)	\
+	X(freezer_timeout_ms, RANGE, u32, 100, 600000, 20000, S2_NO_NAMES) \
+	X(io_depth, RANGE, u32, 1, 1024, 256, S2_NO_NAMES)		\
+	X(powerdown, CHOICE, index, 0, 0, shutdown, S2_POWERDOWN_NAMES)	\
+	X(force, FLAG, u32, 0, 1, 0, S2_NO_NAMES)
+
+/*
+ * The timed phases, in enum s2_phase order: X(ID, name, title).  Each is
+ * the results attribute time_<name>_us; title is hibernate's report line.
+ */
+#define S2_PHASES(X)							\
+	X(FREEZE_USER, freeze_user, "freeze user space")		\
+	X(SYNC, sync, "sync")						\
+	X(FREEZE_KERNEL, freeze_kernel, "freeze kernel threads")	\
+	X(SNAPSHOT, snapshot, "atomic copy")				\
+	X(WRITE, write, "write image")					\
+	X(READ, read, "read image")					\
+	X(RESTORE, restore, "restore")					\
+	X(THAW, thaw, "thaw")
+
+/* The cycle's states (the state attribute), in enum s2_state order. */
+#define S2_STATES(X)							\
+	X(IDLE, idle) X(FREEZING, freezing) X(SYNCING, syncing)	\
+	X(SNAPSHOT, snapshot) X(WRITING, writing)			\
+	X(POWERDOWN, powerdown) X(READING, reading)			\
+	X(VERIFYING, verifying) X(RESTORING, restoring)		\
+	X(THAWING, thawing)
+
+/* results/status, in enum s2_status order. */
+#define S2_STATUSES(X)							\
+	X(NONE, none) X(RUNNING, running) X(RESUMED, resumed)		\
+	X(TESTED, tested) X(FAILED, failed) X(REFUSED, refused)
+
+/*
+ * results/, in directory order: X(name, kind), the time_*_us attributes
+ * (S2_PHASES) coming after S2_RESULTS_HEAD.  kind says how the module
+ * formats the value and so how hibernate reads it: name (a word of
+ * s2_<name>_names), text, u32, u64, yesno, loads (/proc/loadavg's three
+ * numbers), own (formatted by its own function).
+ */
+#define S2_RESULTS_HEAD(X)						\
+	X(status, name) X(error, own) X(profile, text) X(writer, text)	\
+	X(compressor, text) X(checksum, name)
+#define S2_RESULTS_TAIL(X)						\
+	X(offline_ms, u64) X(image_pages, u64) X(bytes_raw, u64)	\
+	X(bytes_written, u64) X(write_kbps, u64) X(read_kbps, u64)	\
+	X(verified, yesno) X(threads, u32) X(pipeline_bytes, u64)	\
+	X(write_cpu_wait_us, u64) X(write_io_wait_us, u64)		\
+	X(read_cpu_wait_us, u64) X(read_io_wait_us, u64)		\
+	X(avenrun_saved, loads) X(avenrun_thaw, loads)			\
+	X(avenrun_restored, loads) X(refused_tasks, own)
 
 #endif /* _SUSPEND2_NAMES_H */

@@ -1,9 +1,9 @@
 #!/bin/bash
-# One list of words for the module and the command: kernel/suspend2/names.h.
-# hibernate takes its built-in lists from it; this checks that the
-# module's own tables (compressor, checksum and powerdown names, the
-# writers' names in registration order) say exactly the same, so a name
-# added to one and not the other fails here.
+# One source for the facts the module and the command share:
+# kernel/suspend2/names.h.  Both build their tables from it; this checks
+# what is still written elsewhere against it: the writers' names in
+# registration order, and (names-docs.py) the order of hibernate's K_
+# keys and the tables of docs/configfs.md and man/hibernate.conf.5.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -15,16 +15,6 @@ header() {
 		"$K/names.h" "$1" | gcc -E -P -x c - |
 		python3 -c 'import re, sys
 print(" ".join("".join(re.findall(r"\"([^\"]*)\"", sys.stdin.read())).split()))'
-}
-
-# table FILE ARRAY: the strings of "ARRAY[...] = { ... };" in FILE.
-table() {
-	python3 - "$1" "$2" <<'PY'
-import re, sys
-src = open(sys.argv[1]).read()
-m = re.search(re.escape(sys.argv[2]) + r"\s*\[[^]]*\]\s*=\s*\{(.*?)\};", src, re.S)
-print(" ".join(re.findall(r"\"([^\"]*)\"", m.group(1))) if m else "?")
-PY
 }
 
 # writers: the .name of each entry of s2_writers[], in its order.
@@ -49,10 +39,15 @@ same() {
 	fi
 }
 
-same compressors "$(header COMPRESSOR)" "$(table "$K/compress/compress.c" s2_compressor_names)"
-same checksums "$(header CHECKSUM)" "$(table "$K/core/settings.c" s2_checksum_names)"
-same powerdown "$(header POWERDOWN)" "$(table "$K/core/settings.c" s2_powerdown_names)"
 same writers "$(header WRITER)" "$(writers)"
+
+# The header's rows, one Python tuple a line, for names-docs.py.
+{
+	printf '#include "%s"\n#define W(s) s,\n' "$K/names.h"
+	printf '#define T(n, k, s, lo, hi, d, w) ("T", #n, #k, #s, lo, hi, #d, [w(W)]);\n'
+	printf '#define P(id, n, title) ("P", #n);\n#define R(n, k) ("R", #n);\n'
+	printf 'S2_TUNABLES(T) S2_RESULTS_HEAD(R) S2_PHASES(P) S2_RESULTS_TAIL(R)\n'
+} | gcc -E -P -x c - | tr ';' '\n' | python3 "$(dirname "$0")/names-docs.py" "$TOP"
 
 # And hibernate offers exactly these before the module is loaded.
 printf '[default]\ntarget = /dev/null\ncompressor = nosuch\n' >"$T/c.conf"

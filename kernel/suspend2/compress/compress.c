@@ -9,11 +9,13 @@
 #include "../internal.h"
 #include "compress.h"
 
-/* Every compressor this module knows how to name; capabilities lists the
+/*
+ * Every compressor this module knows how to name; capabilities lists the
  * ones the crypto API can actually provide.
  */
+#define S2_WORD(s)	s,
 const char * const s2_compressor_names[] = {
-	"none", "lzo", "lz4", "lz4hc", "zstd", "deflate", NULL
+	S2_COMPRESSOR_NAMES(S2_WORD) NULL
 };
 
 bool s2_compressor_available(const char *name)

@@ -56,17 +56,9 @@ struct s2_boot_record {
 static DEFINE_MUTEX(s2_cycle_mutex);
 static enum s2_state s2_state;
 
+#define S2_STATE_NAME(id, name)		[S2_##id] = #name,
 const char * const s2_state_names[S2_NR_STATES] = {
-	[S2_IDLE] = "idle",
-	[S2_FREEZING] = "freezing",
-	[S2_SYNCING] = "syncing",
-	[S2_SNAPSHOT] = "snapshot",
-	[S2_WRITING] = "writing",
-	[S2_POWERDOWN] = "powerdown",
-	[S2_READING] = "reading",
-	[S2_VERIFYING] = "verifying",
-	[S2_RESTORING] = "restoring",
-	[S2_THAWING] = "thawing",
+	S2_STATES(S2_STATE_NAME)
 };
 
 enum s2_state s2_state_get(void)

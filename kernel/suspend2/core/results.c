@@ -11,24 +11,9 @@
 static DEFINE_MUTEX(s2_results_mutex);
 static struct s2_results s2_results;
 
+#define S2_STATUS_NAME(id, name)	[S2_ST_##id] = #name,
 const char * const s2_status_names[S2_NR_STATUS] = {
-	[S2_ST_NONE] = "none",
-	[S2_ST_RUNNING] = "running",
-	[S2_ST_RESUMED] = "resumed",
-	[S2_ST_TESTED] = "tested",
-	[S2_ST_FAILED] = "failed",
-	[S2_ST_REFUSED] = "refused",
-};
-
-const char * const s2_phase_names[S2_NR_PHASES] = {
-	[S2_PH_FREEZE_USER] = "freeze_user",
-	[S2_PH_SYNC] = "sync",
-	[S2_PH_FREEZE_KERNEL] = "freeze_kernel",
-	[S2_PH_SNAPSHOT] = "snapshot",
-	[S2_PH_WRITE] = "write",
-	[S2_PH_READ] = "read",
-	[S2_PH_RESTORE] = "restore",
-	[S2_PH_THAW] = "thaw",
+	S2_STATUSES(S2_STATUS_NAME)
 };
 
 struct s2_results *s2_results_lock(void)

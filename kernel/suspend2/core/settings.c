@@ -1,30 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Profile defaults and the names of enumerated settings.
+ * Profile defaults and the names of enumerated settings, both from the
+ * tables of names.h.
  */
 #include <linux/string.h>
 #include "../internal.h"
 
+#define S2_WORD(s)	s,
 const char * const s2_powerdown_names[S2_NR_POWERDOWN] = {
-	[S2_PD_SHUTDOWN] = "shutdown",
-	[S2_PD_PLATFORM] = "platform",
-	[S2_PD_REBOOT] = "reboot",
+	S2_POWERDOWN_NAMES(S2_WORD)
 };
 
+/* The image format numbers the checksums: names.h lists them in order. */
+static_assert(S2_CHECKSUM_NONE == 0 && S2_CHECKSUM_CRC32C == 1);
 const char * const s2_checksum_names[2] = {
-	[S2_CHECKSUM_NONE] = "none",
-	[S2_CHECKSUM_CRC32C] = "crc32c",
+	S2_CHECKSUM_NAMES(S2_WORD)
 };
+
+/* A default by how the tunable is kept; a text without one stays empty. */
+#define S2_DEFAULT_text(set, name, def)					\
+	strscpy((set)->name, #def, sizeof((set)->name))
+#define S2_DEFAULT_index(set, name, def)				\
+	((set)->name = match_string(s2_##name##_names,			\
+				    ARRAY_SIZE(s2_##name##_names), #def))
+#define S2_DEFAULT_u32(set, name, def)	((set)->name = (def))
+#define S2_DEFAULT_u64			S2_DEFAULT_u32
+#define S2_DEFAULT(name, kind, store, min, max, def, words)		\
+	S2_DEFAULT_##store(set, name, def);
 
 void s2_settings_default(struct s2_settings *set)
 {
 	memset(set, 0, sizeof(*set));
-	strscpy(set->writer, "swap", sizeof(set->writer));
-	strscpy(set->compressor, "lzo", sizeof(set->compressor));
-	set->compress_threads = 0;
-	set->checksum = S2_CHECKSUM_CRC32C;
-	set->image_size_limit = 0;
-	set->freezer_timeout_ms = 20000;
-	set->io_depth = 256;
-	set->powerdown = S2_PD_SHUTDOWN;
+	S2_TUNABLES(S2_DEFAULT)
 }
