@@ -58,46 +58,16 @@ int s2_copy_word(char *dst, size_t size, const char *buf, size_t count)
 	return 0;
 }
 
+/*
+ * configfs ends @buf with a NUL at @count, so one before it would cut the
+ * word short: refuse it rather than match what precedes it.
+ */
 int s2_match_word(const char * const *names, size_t n, const char *buf,
 		  size_t count)
 {
-	char word[32];
-
-	if (s2_copy_word(word, sizeof(word), buf, count))
+	if (strnlen(buf, count) != count)
 		return -EINVAL;
-	return match_string(names, n, word);
-}
-
-/*
- * Runs @apply on the profile under the settings lock, refusing while a
- * cycle runs: the cycle works on a copy, but a change then would be a
- * surprise to whoever started it.
- */
-static ssize_t s2_profile_update(struct config_item *item, size_t count,
-				 void (*apply)(struct s2_settings *set,
-					       const void *value),
-				 const void *value)
-{
-	struct s2_profile *p = to_s2_profile(item);
-
-	guard(mutex)(&s2_cfg_mutex);
-	if (s2_cfg_busy())
-		return -EBUSY;
-	apply(&p->set, value);
-	return count;
-}
-
-static ssize_t s2_profile_show(struct config_item *item, char *page,
-			       ssize_t (*show)(const struct s2_settings *set,
-					       char *page))
-{
-	struct s2_profile *p = to_s2_profile(item);
-	ssize_t ret;
-
-	mutex_lock(&s2_cfg_mutex);
-	ret = show(&p->set, page);
-	mutex_unlock(&s2_cfg_mutex);
-	return ret;
+	return __sysfs_match_string(names, n, buf);
 }
 
 /*
@@ -121,7 +91,7 @@ static int s2_parse_u64(const char *buf, size_t count, u64 min, u64 max,
 	return *out < min || *out > max ? -ERANGE : 0;
 }
 
-static int s2_parse_u32(const char *buf, size_t count, u32 min, u32 max,
+static int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max,
 			u32 *out)
 {
 	u64 value;
@@ -132,55 +102,63 @@ static int s2_parse_u32(const char *buf, size_t count, u32 min, u32 max,
 	return error;
 }
 
-/* Defines show/store for a u32 tunable with an inclusive range. */
-#define S2_U32_ATTR(_name, _min, _max)					\
-static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
+/*
+ * Every store parses into a local first, so a bad value leaves the old one
+ * in place, then assigns under s2_cfg_mutex unless a cycle runs: the cycle
+ * works on a copy, but a change then would be a surprise to whoever
+ * started it.  The stores of text tunables, each with its own check, are
+ * written out; the rest are generated from names.h's table, as are the
+ * shows, by how the tunable is kept (its store column).
+ */
+#define S2_SHOW_text(name)	"%s\n", p->set.name
+#define S2_SHOW_index(name)	"%s\n", s2_##name##_names[p->set.name]
+#define S2_SHOW_u32(name)	"%u\n", p->set.name
+#define S2_SHOW_u64(name)	"%llu\n", p->set.name
+
+#define S2_STORE_text(name, type, min, max)
+#define S2_STORE_u32(name, type, min, max)				\
+static ssize_t s2_profile_##name##_store(struct config_item *item,	\
+					 const char *buf, size_t count)	\
 {									\
-	return sysfs_emit(page, "%u\n", set->_name);			\
-}									\
-static void apply_##_name(struct s2_settings *set, const void *value)	\
-{									\
-	set->_name = *(const u32 *)value;				\
-}									\
-static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return s2_profile_show(item, page, show_##_name);		\
-}									\
-static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
-					  const char *buf, size_t count)\
-{									\
-	u32 value;							\
-	int error = s2_parse_u32(buf, count, _min, _max, &value);	\
+	type value;							\
+	int error = s2_parse_##type(buf, count, min, max, &value);	\
 									\
 	if (error)							\
 		return error;						\
-	return s2_profile_update(item, count, apply_##_name, &value);	\
-}									\
-CONFIGFS_ATTR(s2_profile_, _name)
-
-S2_U32_ATTR(compress_threads, 0, 64);
-S2_U32_ATTR(freezer_timeout_ms, 100, 600000);
-S2_U32_ATTR(io_depth, 1, 1024);
-S2_U32_ATTR(force, 0, 1);
-
-/* Defines show and the apply step for a string tunable. */
-#define S2_STRING_ATTR(_name)						\
-static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
+	guard(mutex)(&s2_cfg_mutex);					\
+	if (s2_cfg_busy())						\
+		return -EBUSY;						\
+	to_s2_profile(item)->set.name = value;				\
+	return count;							\
+}
+#define S2_STORE_u64		S2_STORE_u32
+#define S2_STORE_index(name, type, min, max)				\
+static ssize_t s2_profile_##name##_store(struct config_item *item,	\
+					 const char *buf, size_t count)	\
 {									\
-	return sysfs_emit(page, "%s\n", set->_name);			\
-}									\
-static void apply_##_name(struct s2_settings *set, const void *value)	\
-{									\
-	strscpy(set->_name, value, sizeof(set->_name));			\
-}									\
-static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return s2_profile_show(item, page, show_##_name);		\
+	int i = s2_match_word(s2_##name##_names,			\
+			      ARRAY_SIZE(s2_##name##_names), buf, count); \
+									\
+	if (i < 0)							\
+		return i;						\
+	guard(mutex)(&s2_cfg_mutex);					\
+	if (s2_cfg_busy())						\
+		return -EBUSY;						\
+	to_s2_profile(item)->set.name = i;				\
+	return count;							\
 }
 
-S2_STRING_ATTR(writer);
+#define S2_PROFILE_ATTR(name, kind, store, min, max, def, words)	\
+static ssize_t s2_profile_##name##_show(struct config_item *item,	\
+					char *page)			\
+{									\
+	struct s2_profile *p = to_s2_profile(item);			\
+									\
+	guard(mutex)(&s2_cfg_mutex);					\
+	return sysfs_emit(page, S2_SHOW_##store(name));			\
+}									\
+S2_STORE_##store(name, store, min, max)					\
+CONFIGFS_ATTR(s2_profile_, name);
 
 static ssize_t s2_profile_writer_store(struct config_item *item,
 				       const char *buf, size_t count)
@@ -192,11 +170,12 @@ static ssize_t s2_profile_writer_store(struct config_item *item,
 		return error == -ENAMETOOLONG ? -EINVAL : error;
 	if (!s2_writer_find(value))
 		return -EINVAL;
-	return s2_profile_update(item, count, apply_writer, value);
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	strscpy(to_s2_profile(item)->set.writer, value);
+	return count;
 }
-CONFIGFS_ATTR(s2_profile_, writer);
-
-S2_STRING_ATTR(target);
 
 /* A resume location needs only its device; anything else, the writer. */
 static int s2_target_validate(const struct s2_writer_ops *ops,
@@ -225,30 +204,28 @@ static ssize_t s2_profile_target_store(struct config_item *item,
 {
 	struct s2_profile *p = to_s2_profile(item);
 	const struct s2_writer_ops *ops;
-	char *value;
-	ssize_t ret;
+	char *value __free(kfree) = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
+	int error;
 
-	value = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
 	if (!value)
 		return -ENOMEM;
-	ret = s2_copy_word(value, S2_TARGET_MAX, buf, count);
-	if (!ret && value[0] && value[0] != '/')
-		ret = -EINVAL;
+	error = s2_copy_word(value, S2_TARGET_MAX, buf, count);
+	if (!error && value[0] && value[0] != '/')
+		error = -EINVAL;
 	/* An empty target is allowed: it clears the setting. */
-	if (!ret && value[0]) {
-		mutex_lock(&s2_cfg_mutex);
-		ops = s2_writer_find(p->set.writer);
-		mutex_unlock(&s2_cfg_mutex);
-		ret = ops ? s2_target_validate(ops, value) : -EINVAL;
+	if (!error && value[0]) {
+		scoped_guard(mutex, &s2_cfg_mutex)
+			ops = s2_writer_find(p->set.writer);
+		error = ops ? s2_target_validate(ops, value) : -EINVAL;
 	}
-	if (!ret)
-		ret = s2_profile_update(item, count, apply_target, value);
-	kfree(value);
-	return ret;
+	if (error)
+		return error;
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	strscpy(p->set.target, value);
+	return count;
 }
-CONFIGFS_ATTR(s2_profile_, target);
-
-S2_STRING_ATTR(compressor);
 
 static ssize_t s2_profile_compressor_store(struct config_item *item,
 					   const char *buf, size_t count)
@@ -257,68 +234,14 @@ static ssize_t s2_profile_compressor_store(struct config_item *item,
 
 	if (i < 0 || !s2_compressor_available(s2_compressor_names[i]))
 		return -EINVAL;
-	return s2_profile_update(item, count, apply_compressor,
-				 s2_compressor_names[i]);
-}
-CONFIGFS_ATTR(s2_profile_, compressor);
-
-/* Defines show/store for a tunable that is one word of a name table. */
-#define S2_ENUM_ATTR(_name, _names)				\
-static ssize_t show_##_name(const struct s2_settings *set, char *page)	\
-{									\
-	return sysfs_emit(page, "%s\n", _names[set->_name]);		\
-}									\
-static void apply_##_name(struct s2_settings *set, const void *value)	\
-{									\
-	set->_name = *(const int *)value;				\
-}									\
-static ssize_t s2_profile_##_name##_show(struct config_item *item,	\
-					 char *page)			\
-{									\
-	return s2_profile_show(item, page, show_##_name);		\
-}									\
-static ssize_t s2_profile_##_name##_store(struct config_item *item,	\
-					  const char *buf, size_t count)\
-{									\
-	int i = s2_match_word(_names, ARRAY_SIZE(_names), buf, count);	\
-									\
-	if (i < 0)							\
-		return -EINVAL;						\
-	return s2_profile_update(item, count, apply_##_name, &i);	\
-}									\
-CONFIGFS_ATTR(s2_profile_, _name)
-
-S2_ENUM_ATTR(checksum, s2_checksum_names);
-S2_ENUM_ATTR(powerdown, s2_powerdown_names);
-
-static ssize_t show_image_size_limit(const struct s2_settings *set,
-				     char *page)
-{
-	return sysfs_emit(page, "%llu\n", set->image_size_limit);
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	strscpy(to_s2_profile(item)->set.compressor, s2_compressor_names[i]);
+	return count;
 }
 
-static void apply_image_size_limit(struct s2_settings *set, const void *value)
-{
-	set->image_size_limit = *(const u64 *)value;
-}
-
-static ssize_t s2_profile_image_size_limit_show(struct config_item *item,
-						char *page)
-{
-	return s2_profile_show(item, page, show_image_size_limit);
-}
-
-static ssize_t s2_profile_image_size_limit_store(struct config_item *item,
-						 const char *buf, size_t count)
-{
-	u64 value;
-	int error = s2_parse_u64(buf, count, 0, S64_MAX, &value);
-
-	if (error)
-		return error;
-	return s2_profile_update(item, count, apply_image_size_limit, &value);
-}
-CONFIGFS_ATTR(s2_profile_, image_size_limit);
+S2_TUNABLES(S2_PROFILE_ATTR)
 
 /*
  * Where resume finds an image written with this profile, "DEVICE:PAGE",
@@ -358,17 +281,10 @@ out:
 }
 CONFIGFS_ATTR_RO(s2_profile_, resume_location);
 
+#define S2_PROFILE_ATTR_PTR(name, kind, store, min, max, def, words)	\
+	&s2_profile_attr_##name,
 static struct configfs_attribute *s2_profile_attrs[] = {
-	&s2_profile_attr_writer,
-	&s2_profile_attr_target,
-	&s2_profile_attr_compressor,
-	&s2_profile_attr_compress_threads,
-	&s2_profile_attr_checksum,
-	&s2_profile_attr_image_size_limit,
-	&s2_profile_attr_freezer_timeout_ms,
-	&s2_profile_attr_io_depth,
-	&s2_profile_attr_powerdown,
-	&s2_profile_attr_force,
+	S2_TUNABLES(S2_PROFILE_ATTR_PTR)
 	&s2_profile_attr_resume_location,
 	NULL,
 };
