@@ -43,11 +43,6 @@ static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 	}
 }
 
-struct s2_worker {
-	struct s2_pipeline *p;
-	struct s2_compressor *comp;
-};
-
 static bool s2_work_available(struct s2_pipeline *p)
 {
 	bool ret;
@@ -101,11 +96,6 @@ static int s2_worker_fn(void *data)
 		wake_up(&p->done_wait);
 	}
 	return 0;
-}
-
-size_t s2_pipeline_memory(const struct s2_pipeline *p)
-{
-	return (size_t)p->nr_slots * 2 * S2_CHUNK_BYTES;
 }
 
 /* All the memory a cycle's pipeline and I/O buffers take, for results. */

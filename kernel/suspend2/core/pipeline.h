@@ -53,7 +53,6 @@ struct s2_pipeline {
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
 		      unsigned int threads, const char *compressor);
 void s2_pipeline_stop(struct s2_pipeline *p);
-size_t s2_pipeline_memory(const struct s2_pipeline *p);
 u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth);
 
 /* The next slot to fill, or NULL when all are in flight: drain first. */
