@@ -5,6 +5,8 @@
  * Loaded when a hibernation is about to happen, or by the initramfs to
  * resume; the rest of the time it is not in the kernel at all.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include "internal.h"
@@ -19,7 +21,7 @@ static int __init suspend2_init(void)
 
 	if (error)
 		return error;
-	pr_info("suspend2: version %s, image format %d\n", S2_VERSION,
+	pr_info("version %s, image format %d\n", S2_VERSION,
 		S2_FORMAT_VERSION);
 	/*
 	 * suspend2.resume= on the kernel command line reaches the module
@@ -31,7 +33,7 @@ static int __init suspend2_init(void)
 	if (resume && resume[0] == '/')
 		s2_resume_at_load(resume);
 	else if (resume && resume[0])
-		pr_info("suspend2: resume=%s is not a device path: left to hibernate --resume\n",
+		pr_info("resume=%s is not a device path: left to hibernate --resume\n",
 			resume);
 	return 0;
 }

@@ -5,7 +5,10 @@
  * phase timed and every failure unwound in reverse so the system keeps
  * running.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/delay.h>
+#include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/freezer.h>
 #include <linux/hibernation_core.h>
@@ -53,10 +56,16 @@ struct s2_boot_record {
 	s64 restore_start_ns;	/* wall clock */
 };
 
+/*
+ * Held for the whole of one action (hibernate, test, resume, invalidate,
+ * and resume= at module load): only one may freeze the system or touch an
+ * image at a time.  s2_state is written only under it and read without it
+ * (READ_ONCE), and held means busy (s2_busy()).
+ */
 static DEFINE_MUTEX(s2_cycle_mutex);
 static enum s2_state s2_state;
 
-#define S2_STATE_NAME(id, name)		[S2_##id] = #name,
+#define S2_STATE_NAME(id, name)		#name,
 const char * const s2_state_names[S2_NR_STATES] = {
 	S2_STATES(S2_STATE_NAME)
 };
@@ -160,15 +169,15 @@ static int s2_power_down(const struct s2_settings *set)
 		error = hibernation_platform_enter();
 		if (error == -EAGAIN || error == -EBUSY)
 			return error;
-		pr_warn("suspend2: platform power down failed (%d), powering off\n",
-			error);
+		pr_warn("platform power down failed (%pe), powering off\n",
+			ERR_PTR(error));
 		fallthrough;
 	case S2_PD_SHUTDOWN:
 	default:
 		kernel_power_off();
 		break;
 	}
-	pr_crit("suspend2: power down failed: power down manually\n");
+	pr_crit("power down failed: power down manually\n");
 	for (;;)
 		cpu_relax();
 }
@@ -206,7 +215,7 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 		r->read_cpu_wait_us = rec->read_cpu_wait_us;
 		r->read_io_wait_us = rec->read_io_wait_us;
 	} else {
-		pr_warn("suspend2: resumed without the boot kernel's record\n");
+		pr_warn("resumed without the boot kernel's record\n");
 	}
 	s2_results_unlock();
 	memset(rec, 0, sizeof(*rec));
@@ -357,7 +366,7 @@ static void s2_pm_test_level(char *level, size_t size)
 /* A pm_test run is a test that passed: results say where it stopped. */
 static void s2_pm_test_done(const char *level)
 {
-	pr_info("suspend2: pm_test %s: stopped there, no image written\n",
+	pr_info("pm_test %s: stopped there, no image written\n",
 		level);
 	s2_results_note("pm_test %s: stopped at this /sys/power/pm_test level, no image written",
 			level);
@@ -379,7 +388,7 @@ static int s2_pm_test_freezer(struct s2_freezer *fz)
 		s2_results_set_error(error, "kernel threads refused to freeze");
 		return error;
 	}
-	pr_info("suspend2: pm_test freezer: waiting for 5 seconds\n");
+	pr_info("pm_test freezer: waiting for 5 seconds\n");
 	ssleep(5);
 	thaw_kernel_threads();
 	s2_pm_test_done("freezer");
@@ -559,7 +568,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	} else if (s2_boot_record_found()) {
 		resumed = true;
 		s2_collect_boot_record(snapshot_real_ns, &fz);
-		pr_info("suspend2: resumed\n");
+		pr_info("resumed\n");
 	} else if (strcmp(pm_test, "none")) {
 		/*
 		 * A pm_test level stopped the snapshot on purpose, and
@@ -571,7 +580,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		/* Resumed, but the boot kernel could not leave its record. */
 		resumed = true;
 		s2_collect_boot_record(snapshot_real_ns, &fz);
-		pr_info("suspend2: resumed\n");
+		pr_info("resumed\n");
 	} else {
 		/* No image and no record of a restore: create_image() gave up. */
 		error = -EAGAIN;
@@ -633,8 +642,8 @@ static void s2_leave_boot_record(const struct s2_image *img,
 	rec.restore_start_ns = ktime_get_real_ns();
 	error = snapshot_write_loader_scratch(&rec, sizeof(rec));
 	if (error)
-		pr_warn("suspend2: cannot leave the read timings for the resumed kernel (%d)\n",
-			error);
+		pr_warn("cannot leave the read timings for the resumed kernel (%pe)\n",
+			ERR_PTR(error));
 }
 
 /* In the boot kernel: restore the image, or refuse it and carry on. */
@@ -656,14 +665,14 @@ static int s2_resume(const struct s2_settings *set)
 	s2_set_state(S2_READING);
 	error = s2_image_find(&w, &img, &why);
 	if (error == -ENODATA) {
-		pr_info("suspend2: no complete image on %s\n", set->target);
+		pr_info("no complete image on %s\n", set->target);
 		s2_results_set_error(error, "no image on %s", set->target);
 		goto out_close;
 	}
 	/* Whatever happens next, this image is used at most once. */
 	s2_image_invalidate(&w);
 	if (error) {
-		pr_err("suspend2: refusing the image on %s: %s\n",
+		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
 		s2_results_set_error(-EBADMSG, "image refused: %s", why);
 		error = -EBADMSG;
@@ -676,7 +685,7 @@ static int s2_resume(const struct s2_settings *set)
 	 */
 	error = s2_check_allowed("resume");
 	if (error) {
-		pr_err("suspend2: not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
+		pr_err("not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
 		       set->target);
 		goto out_put;
 	}
@@ -713,12 +722,12 @@ static int s2_resume(const struct s2_settings *set)
 
 	error = s2_image_load(&w, &img, set, true, &st, &why);
 	if (error) {
-		pr_err("suspend2: refusing the image on %s: %s\n",
+		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
 		s2_results_set_error(-EBADMSG, "image refused: %s", why);
 		error = -EBADMSG;
 	} else {
-		pr_info("suspend2: image read in %llu ms, restoring\n",
+		pr_info("image read in %llu ms, restoring\n",
 			div_u64(st.read_us, USEC_PER_MSEC));
 		s2_leave_boot_record(&img, &st, set);
 		s2_set_state(S2_RESTORING);

@@ -3,6 +3,9 @@
  * Results of the last cycle.  The cycle writes them, configfs reads them;
  * one mutex keeps a reader from seeing half of an update.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
@@ -11,7 +14,7 @@
 static DEFINE_MUTEX(s2_results_mutex);
 static struct s2_results s2_results;
 
-#define S2_STATUS_NAME(id, name)	[S2_ST_##id] = #name,
+#define S2_STATUS_NAME(id, name)	#name,
 const char * const s2_status_names[S2_NR_STATUS] = {
 	S2_STATUSES(S2_STATUS_NAME)
 };
@@ -58,7 +61,7 @@ void s2_results_set_error(int error, const char *fmt, ...)
 		va_start(args, fmt);
 		vscnprintf(r->error_msg, sizeof(r->error_msg), fmt, args);
 		va_end(args);
-		pr_err("suspend2: %s (%d)\n", r->error_msg, error);
+		pr_err("%s (%pe)\n", r->error_msg, ERR_PTR(error));
 	}
 	s2_results_unlock();
 }

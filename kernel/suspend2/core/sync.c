@@ -34,6 +34,8 @@
  * sync takes depends on the disk; S2_SYNC_MAX_MS only stops a sync that
  * stays stuck while unrelated kernel I/O keeps the counters moving.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blkdev.h>
 #include <linux/completion.h>
 #include <linux/fs.h>
@@ -155,7 +157,7 @@ static void s2_sync_give_up(struct s2_sync_job *job, struct task_struct *task,
 	strscpy(where, job->where, sizeof(where));
 	spin_unlock(&job->lock);
 
-	pr_warn("suspend2: the sync after the freeze is stuck; where it waits:\n");
+	pr_warn("the sync after the freeze is stuck; where it waits:\n");
 	sched_show_task(task);
 	if (time_after_eq(total, msecs_to_jiffies(S2_SYNC_MAX_MS)))
 		s2_results_set_error(-ETIMEDOUT,
