@@ -24,7 +24,7 @@
 /* The module's own lists of words (kernel/suspend2/names.h), blank-separated. */
 #define WORD(s) s " "
 /* A profile tunable as the module defines it; an empty default is none. */
-#define TUNABLE(name, kind, store, min, max, def, words) \
+#define TUNABLE(name, store, def, min, max, kind, words) \
 	{ #name, T_##kind, min, max, words(WORD), \
 	  sizeof(#def) > 1 ? #def : NULL },
 #define ONE(...) + 1

@@ -17,7 +17,7 @@
 #define S2_WRITER_MAX		16
 #define S2_REFUSED_MAX		1024
 
-#define S2_STATE_ENUM(id, name)		S2_##id,
+#define S2_STATE_ENUM(id, ...)		S2_##id,
 enum s2_state {
 	S2_STATES(S2_STATE_ENUM)
 	S2_NR_STATES
@@ -38,13 +38,13 @@ enum s2_powerdown {
 	S2_NR_POWERDOWN
 };
 
-#define S2_PHASE_ENUM(id, name, title)	S2_PH_##id,
+#define S2_PHASE_ENUM(id, ...)	S2_PH_##id,
 enum s2_phase {
 	S2_PHASES(S2_PHASE_ENUM)
 	S2_NR_PHASES
 };
 
-#define S2_STATUS_ENUM(id, name)	S2_ST_##id,
+#define S2_STATUS_ENUM(id, ...)	S2_ST_##id,
 enum s2_status {
 	S2_STATUSES(S2_STATUS_ENUM)
 	S2_NR_STATUS

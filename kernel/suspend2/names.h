@@ -31,24 +31,24 @@
 
 /*
  * The profile tunables, in the order of profiles/NAME/ and of
- * hibernate.conf's keys: X(name, kind, store, min, max, default, words).
+ * hibernate.conf's keys: X(name, store, default, min, max, kind, words).
+ * store is how the module keeps it: text, index (into s2_<name>_names),
+ * u32 or u64; default a token (a number, or a word to stringify), empty
+ * for none; min and max bound a number, inclusive, or a path's length;
  * kind is how hibernate.conf checks the value (T_kind in cli/conf.h);
- * store how the module keeps it: text, index (into s2_<name>_names),
- * u32 or u64.  min and max bound a number, inclusive, or a path's
- * length; default is a token (a number, or a word to stringify), empty
- * for none; words are the values a word may take.
+ * words are the values a word may take.
  */
 #define S2_TUNABLES(X)							\
-	X(writer, WORD, text, 0, 0, swap, S2_WRITER_NAMES)		\
-	X(target, TARGET, text, 0, 255, , S2_NO_NAMES)			\
-	X(compressor, WORD, text, 0, 0, lzo, S2_COMPRESSOR_NAMES)	\
-	X(compress_threads, RANGE, u32, 0, 64, 0, S2_NO_NAMES)		\
-	X(checksum, WORD, index, 0, 0, crc32c, S2_CHECKSUM_NAMES)	\
-	X(image_size_limit, SIZE, u64, 0, S2_SIZE_MAX, 0, S2_NO_NAMES)	\
-	X(freezer_timeout_ms, RANGE, u32, 100, 600000, 20000, S2_NO_NAMES) \
-	X(io_depth, RANGE, u32, 1, 1024, 256, S2_NO_NAMES)		\
-	X(powerdown, CHOICE, index, 0, 0, shutdown, S2_POWERDOWN_NAMES)	\
-	X(force, FLAG, u32, 0, 1, 0, S2_NO_NAMES)
+	X(writer, text, swap, 0, 0, WORD, S2_WRITER_NAMES)		\
+	X(target, text,, 0, 255, TARGET, S2_NO_NAMES)			\
+	X(compressor, text, lzo, 0, 0, WORD, S2_COMPRESSOR_NAMES)	\
+	X(compress_threads, u32, 0, 0, 64, RANGE, S2_NO_NAMES)		\
+	X(checksum, index, crc32c, 0, 0, WORD, S2_CHECKSUM_NAMES)	\
+	X(image_size_limit, u64, 0, 0, S2_SIZE_MAX, SIZE, S2_NO_NAMES)	\
+	X(freezer_timeout_ms, u32, 20000, 100, 600000, RANGE, S2_NO_NAMES) \
+	X(io_depth, u32, 256, 1, 1024, RANGE, S2_NO_NAMES)		\
+	X(powerdown, index, shutdown, 0, 0, CHOICE, S2_POWERDOWN_NAMES)	\
+	X(force, u32, 0, 0, 1, FLAG, S2_NO_NAMES)
 
 /*
  * The timed phases, in enum s2_phase order: X(ID, name, title).  Each is

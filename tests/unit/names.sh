@@ -44,7 +44,7 @@ same writers "$(header WRITER)" "$(writers)"
 # The header's rows, one Python tuple a line, for names-docs.py.
 {
 	printf '#include "%s"\n#define W(s) s,\n' "$K/names.h"
-	printf '#define T(n, k, s, lo, hi, d, w) ("T", #n, #k, #s, lo, hi, #d, [w(W)]);\n'
+	printf '#define T(n, s, d, lo, hi, k, w) ("T", #n, #k, #s, lo, hi, #d, [w(W)]);\n'
 	printf '#define P(id, n, title) ("P", #n);\n#define R(n, k) ("R", #n);\n'
 	printf 'S2_TUNABLES(T) S2_RESULTS_HEAD(R) S2_PHASES(P) S2_RESULTS_TAIL(R)\n'
 } | gcc -E -P -x c - | tr ';' '\n' | python3 "$(dirname "$0")/names-docs.py" "$TOP"

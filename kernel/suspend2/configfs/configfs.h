@@ -34,7 +34,10 @@ void s2_cfg_set_running(bool running);
 extern const struct config_item_type s2_profiles_type;
 extern const struct config_item_type s2_results_type;
 
-/* Copies @buf without its trailing newline; -EINVAL if it does not fit. */
+/*
+ * configfs/parse.c.  Copies @buf without its trailing newline;
+ * -ENAMETOOLONG if it does not fit, -EINVAL if it holds a NUL or newline.
+ */
 int s2_copy_word(char *dst, size_t size, const char *buf, size_t count);
 /*
  * Index of the whole word @buf (a trailing newline allowed, nothing else)
@@ -42,5 +45,8 @@ int s2_copy_word(char *dst, size_t size, const char *buf, size_t count);
  */
 int s2_match_word(const char * const *names, size_t n, const char *buf,
 		  size_t count);
+/* A decimal number in [min, max]: -EINVAL if malformed, -ERANGE if out. */
+int s2_parse_u64(const char *buf, size_t count, u64 min, u64 max, u64 *out);
+int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max, u32 *out);
 
 #endif /* _SUSPEND2_CONFIGFS_H */

@@ -45,63 +45,6 @@ struct s2_profile *s2_profile_lookup(const char *name)
 	return NULL;
 }
 
-int s2_copy_word(char *dst, size_t size, const char *buf, size_t count)
-{
-	if (count && buf[count - 1] == '\n')
-		count--;
-	if (count >= size)
-		return -ENAMETOOLONG;
-	if (memchr(buf, '\0', count) || memchr(buf, '\n', count))
-		return -EINVAL;
-	memcpy(dst, buf, count);
-	dst[count] = '\0';
-	return 0;
-}
-
-/*
- * configfs ends @buf with a NUL at @count, so one before it would cut the
- * word short: refuse it rather than match what precedes it.
- */
-int s2_match_word(const char * const *names, size_t n, const char *buf,
-		  size_t count)
-{
-	if (strnlen(buf, count) != count)
-		return -EINVAL;
-	return __sysfs_match_string(names, n, buf);
-}
-
-/*
- * A number as the contract has it: plain decimal digits without sign,
- * space or leading zero, at most a trailing newline and nothing else (not
- * even a NUL), so that what is stored reads back exactly as written.
- * configfs ends @buf with a NUL at @count.
- */
-static int s2_parse_u64(const char *buf, size_t count, u64 min, u64 max,
-			u64 *out)
-{
-	size_t len = count && buf[count - 1] == '\n' ? count - 1 : count;
-	int error;
-
-	if (!len || (buf[0] == '0' && len > 1) ||
-	    strspn(buf, "0123456789") != len)
-		return -EINVAL;
-	error = kstrtou64(buf, 10, out);
-	if (error)
-		return error;
-	return *out < min || *out > max ? -ERANGE : 0;
-}
-
-static int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max,
-			u32 *out)
-{
-	u64 value;
-	int error = s2_parse_u64(buf, count, min, max, &value);
-
-	if (!error)
-		*out = value;
-	return error;
-}
-
 /*
  * Every store parses into a local first, so a bad value leaves the old one
  * in place, then assigns under s2_cfg_mutex unless a cycle runs: the cycle
@@ -115,7 +58,7 @@ static int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max,
 #define S2_SHOW_u32(name)	"%u\n", p->set.name
 #define S2_SHOW_u64(name)	"%llu\n", p->set.name
 
-#define S2_STORE_text(name, type, min, max)
+#define S2_STORE_text(...)
 #define S2_STORE_u32(name, type, min, max)				\
 static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 					 const char *buf, size_t count)	\
@@ -131,8 +74,10 @@ static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 	to_s2_profile(item)->set.name = value;				\
 	return count;							\
 }
+
 #define S2_STORE_u64		S2_STORE_u32
-#define S2_STORE_index(name, type, min, max)				\
+
+#define S2_STORE_index(name, ...)					\
 static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 					 const char *buf, size_t count)	\
 {									\
@@ -148,7 +93,7 @@ static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 	return count;							\
 }
 
-#define S2_PROFILE_ATTR(name, kind, store, min, max, def, words)	\
+#define S2_PROFILE_ATTR(name, store, def, min, max, ...)		\
 static ssize_t s2_profile_##name##_show(struct config_item *item,	\
 					char *page)			\
 {									\
@@ -202,9 +147,9 @@ static int s2_target_validate(const struct s2_writer_ops *ops,
 static ssize_t s2_profile_target_store(struct config_item *item,
 				       const char *buf, size_t count)
 {
+	char *value __free(kfree) = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
 	struct s2_profile *p = to_s2_profile(item);
 	const struct s2_writer_ops *ops;
-	char *value __free(kfree) = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
 	int error;
 
 	if (!value)
@@ -264,10 +209,10 @@ static ssize_t s2_profile_resume_location_show(struct config_item *item,
 		ret = -ENOMEM;
 		goto out;
 	}
-	mutex_lock(&s2_cfg_mutex);
-	strscpy(target, p->set.target, S2_TARGET_MAX);
-	ops = s2_writer_find(p->set.writer);
-	mutex_unlock(&s2_cfg_mutex);
+	scoped_guard(mutex, &s2_cfg_mutex) {
+		strscpy(target, p->set.target, S2_TARGET_MAX);
+		ops = s2_writer_find(p->set.writer);
+	}
 	if (!target[0])
 		ret = sysfs_emit(page, "\n");
 	else if (s2_location_parse(target, dev, S2_TARGET_MAX, &where))
@@ -281,7 +226,7 @@ out:
 }
 CONFIGFS_ATTR_RO(s2_profile_, resume_location);
 
-#define S2_PROFILE_ATTR_PTR(name, kind, store, min, max, def, words)	\
+#define S2_PROFILE_ATTR_PTR(name, ...)					\
 	&s2_profile_attr_##name,
 static struct configfs_attribute *s2_profile_attrs[] = {
 	S2_TUNABLES(S2_PROFILE_ATTR_PTR)
@@ -316,9 +261,8 @@ static struct config_group *s2_profile_make(struct config_group *group,
 		return ERR_PTR(-ENOMEM);
 	s2_settings_default(&p->set);
 	config_group_init_type_name(&p->group, name, &s2_profile_type);
-	mutex_lock(&s2_cfg_mutex);
-	list_add_tail(&p->node, &s2_profiles);
-	mutex_unlock(&s2_cfg_mutex);
+	scoped_guard(mutex, &s2_cfg_mutex)
+		list_add_tail(&p->node, &s2_profiles);
 	return &p->group;
 }
 
@@ -327,9 +271,8 @@ static void s2_profile_drop(struct config_group *group,
 {
 	struct s2_profile *p = to_s2_profile(item);
 
-	mutex_lock(&s2_cfg_mutex);
-	list_del(&p->node);
-	mutex_unlock(&s2_cfg_mutex);
+	scoped_guard(mutex, &s2_cfg_mutex)
+		list_del(&p->node);
 	config_item_put(item);
 }
 

@@ -65,12 +65,15 @@ static ssize_t format_##name(const struct s2_results *r, char *page)	\
 {									\
 	return sysfs_emit(page, S2_FORMAT_##kind(name));		\
 }
-#define S2_FORMATTER_own(name, kind)
-#define S2_FORMATTER_loads(name, kind)					\
+
+#define S2_FORMATTER_own(...)
+
+#define S2_FORMATTER_loads(name, ...)					\
 static ssize_t format_##name(const struct s2_results *r, char *page)	\
 {									\
 	return format_loads(r->name, page);				\
 }
+
 #define S2_FORMATTER_name	S2_FORMATTER
 #define S2_FORMATTER_text	S2_FORMATTER
 #define S2_FORMATTER_u32	S2_FORMATTER
@@ -85,7 +88,9 @@ static ssize_t s2_results_##name##_show(struct config_item *item,	\
 	return s2_results_show(page, format_##name);			\
 }									\
 CONFIGFS_ATTR_RO(s2_results_, name);
-#define S2_PHASE_ATTR(id, name, title)					\
+
+/* time_<phase>_us, one per row of S2_PHASES. */
+#define S2_PHASE_ATTR(id, name, ...)					\
 static ssize_t format_time_##name##_us(const struct s2_results *r,	\
 				       char *page)			\
 {									\
@@ -102,8 +107,8 @@ S2_RESULTS_HEAD(S2_RESULT_ATTR)
 S2_PHASES(S2_PHASE_ATTR)
 S2_RESULTS_TAIL(S2_RESULT_ATTR)
 
-#define S2_RESULT_PTR(name, kind)	&s2_results_attr_##name,
-#define S2_PHASE_PTR(id, name, title)	&s2_results_attr_time_##name##_us,
+#define S2_RESULT_PTR(name, ...)	&s2_results_attr_##name,
+#define S2_PHASE_PTR(id, name, ...)	&s2_results_attr_time_##name##_us,
 static struct configfs_attribute *s2_results_attrs[] = {
 	S2_RESULTS_HEAD(S2_RESULT_PTR)
 	S2_PHASES(S2_PHASE_PTR)

@@ -25,7 +25,7 @@ const char * const s2_checksum_names[2] = {
 				    ARRAY_SIZE(s2_##name##_names), #def))
 #define S2_DEFAULT_u32(set, name, def)	((set)->name = (def))
 #define S2_DEFAULT_u64			S2_DEFAULT_u32
-#define S2_DEFAULT(name, kind, store, min, max, def, words)		\
+#define S2_DEFAULT(name, store, def, ...)				\
 	S2_DEFAULT_##store(set, name, def);
 
 void s2_settings_default(struct s2_settings *set)

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the chunk pipeline (core/pipeline.c): the ring hands
+ * chunks back in the order they went in, never more than its slots at
+ * once, and a chunk written through it reads back through it; a chunk
+ * whose checksum does not match comes back with its error.
+ */
+#include <kunit/test.h>
+#include <linux/sizes.h>
+#include "../compress/compress.c"
+#include "../core/pipeline.c"
+
+#define S2_TEST_CHUNKS	10
+#define S2_TEST_LEN	(2 * PAGE_SIZE)
+
+static void s2_test_fill(u8 *raw, unsigned int n)
+{
+	unsigned int i;
+
+	/* Compressible, and different for every chunk. */
+	for (i = 0; i < S2_TEST_LEN; i++)
+		raw[i] = (i / 64 + n) & 0xff;
+}
+
+static void s2_pipeline_threads_clamped(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, s2_pipeline_threads(1), 1U);
+	KUNIT_EXPECT_EQ(test, s2_pipeline_threads(0),
+			clamp(num_online_cpus(), 1U, (unsigned int)S2_MAX_THREADS));
+	KUNIT_EXPECT_EQ(test, s2_pipeline_threads(S2_MAX_THREADS + 1),
+			(unsigned int)S2_MAX_THREADS);
+	/* docs/configfs.md's example for pipeline_bytes (4 KiB pages). */
+	if (PAGE_SIZE == SZ_4K)
+		KUNIT_EXPECT_EQ(test, s2_pipeline_bytes_for(2, 256),
+				(u64)SZ_2M);
+}
+
+static void s2_pipeline_ring(struct kunit *test)
+{
+	const char *comp = s2_compressor_available("lzo") ? "lzo" : "none";
+	struct s2_pipeline w = {}, r = {};
+	unsigned int filled = 0, drained = 0, i;
+	u8 **stored, *want;
+	u32 *len, *crc;
+	struct s2_slot *s;
+
+	stored = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*stored),
+			       GFP_KERNEL);
+	len = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*len), GFP_KERNEL);
+	crc = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*crc), GFP_KERNEL);
+	want = kunit_kmalloc(test, S2_TEST_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, stored);
+	KUNIT_ASSERT_NOT_NULL(test, len);
+	KUNIT_ASSERT_NOT_NULL(test, crc);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (i = 0; i < S2_TEST_CHUNKS; i++) {
+		stored[i] = kunit_kmalloc(test, S2_TEST_LEN, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, stored[i]);
+	}
+
+	/* Writing: fill until the ring is full, then drain in order. */
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp), 0);
+	KUNIT_EXPECT_EQ(test, w.nr_slots, 4U);
+	while (drained < S2_TEST_CHUNKS) {
+		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&w))) {
+			s2_test_fill(s->raw, filled++);
+			s->raw_len = S2_TEST_LEN;
+			s2_pipeline_submit(&w);
+		}
+		KUNIT_EXPECT_LE(test, filled - drained, w.nr_slots);
+		if (filled < S2_TEST_CHUNKS)
+			KUNIT_EXPECT_NULL(test, s2_pipeline_fill(&w));
+		s = s2_pipeline_drain(&w);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		KUNIT_EXPECT_EQ(test, s->error, 0);
+		KUNIT_EXPECT_LE(test, s->stored_len, (u32)S2_TEST_LEN);
+		KUNIT_EXPECT_EQ(test, s->crc,
+				s2_crc32c(s->stored, s->stored_len));
+		memcpy(stored[drained], s->stored, s->stored_len);
+		len[drained] = s->stored_len;
+		crc[drained++] = s->crc;
+		s2_pipeline_release(&w);
+	}
+	KUNIT_EXPECT_NULL(test, s2_pipeline_drain(&w));
+	s2_pipeline_stop(&w);
+
+	/* Reading: every chunk verified and expanded, in order. */
+	crc[3] ^= 1;
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 1, comp), 0);
+	for (filled = drained = 0; drained < S2_TEST_CHUNKS;) {
+		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&r))) {
+			memcpy(s->stored, stored[filled], len[filled]);
+			s->stored_len = len[filled];
+			s->crc = crc[filled++];
+			s->raw_len = S2_TEST_LEN;
+			s2_pipeline_submit(&r);
+		}
+		s = s2_pipeline_drain(&r);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		if (drained == 3) {
+			KUNIT_EXPECT_EQ(test, s->error, -EBADMSG);
+		} else {
+			KUNIT_EXPECT_EQ(test, s->error, 0);
+			s2_test_fill(want, drained);
+			KUNIT_EXPECT_MEMEQ(test, s->raw, want, S2_TEST_LEN);
+		}
+		drained++;
+		s2_pipeline_release(&r);
+	}
+	s2_pipeline_stop(&r);
+}
+
+static struct kunit_case s2_pipeline_cases[] = {
+	KUNIT_CASE(s2_pipeline_threads_clamped),
+	KUNIT_CASE(s2_pipeline_ring),
+	{}
+};
+
+static struct kunit_suite s2_pipeline_suite = {
+	.name = "suspend2_pipeline",
+	.test_cases = s2_pipeline_cases,
+};
+
+kunit_test_suite(s2_pipeline_suite);
