@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sysfs/libsysfs.h>
 
+#include "../kernel/suspend2/names.h"
 #include "strutil.h"
 #include "sysinfo.h"
 
@@ -131,7 +132,7 @@ int sys_image_estimate(const char *meminfo, const char *compressor,
 	}
 	used *= 1024;
 	if (strcmp(compressor, "none"))
-		used /= 2;
+		used /= S2_COMPRESSED_DIVISOR;
 	if (limit && used > limit)
 		used = limit;
 	*bytes = used;

@@ -26,6 +26,13 @@
 /* For a tunable without a list of words: hibernate's table takes NULL. */
 #define S2_NO_NAMES(X)		NULL
 
+/*
+ * What a compressed image takes of the memory it copies, for the estimates
+ * made before a cycle (hibernate's plan, the module's space check): about
+ * half with any compressor, as lzo and lz4 reach on typical memory.
+ */
+#define S2_COMPRESSED_DIVISOR	2
+
 /* The largest image_size_limit: the kernel keeps it in an s64. */
 #define S2_SIZE_MAX		0x7fffffffffffffffULL
 

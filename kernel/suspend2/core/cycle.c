@@ -292,7 +292,8 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 	u64 used, need, avail;
 
 	used = total - min(total, free + (file > shmem ? file - shmem : 0));
-	need = strcmp(set->compressor, "none") ? used / 2 : used;
+	need = strcmp(set->compressor, "none") ?
+	       used / S2_COMPRESSED_DIVISOR : used;
 	need += DIV_ROUND_UP(s2_max_chunks_for(used) *
 			     sizeof(struct s2_chunk_header), PAGE_SIZE);
 	need += s2_index_pages_for(need) + 1;
