@@ -33,6 +33,11 @@ def num(n):
     return "2^63-1" if n == 2**63 - 1 else str(n)
 
 
+# The module looks a word's default up in its list when it makes a profile.
+for name, kind, store, lo, hi, d, words in tunables:
+    if words:
+        same("%s's default is one of its words" % name, True, d in words)
+
 keys = re.findall(r"\bK_([A-Z_]+),", open(top + "/cli/conf.h").read())
 same("hibernate's K_ keys", [r[0].upper() for r in tunables],
      keys[:len(tunables)])
