@@ -198,28 +198,6 @@ CONFIGFS_ATTR(s2_profile_, writer);
 
 S2_STRING_ATTR(target);
 
-/* A resume location needs only its device; anything else, the writer. */
-static int s2_target_validate(const struct s2_writer_ops *ops,
-			      const char *value)
-{
-	char *dev = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
-	dev_t devt;
-	u64 page;
-	int error;
-
-	if (!dev)
-		return -ENOMEM;
-	if (s2_location_parse(value, dev, S2_TARGET_MAX, &page)) {
-		error = lookup_bdev(dev, &devt);
-		if (error && error != -ENOTBLK && error != -ENOENT)
-			error = -EINVAL;
-	} else {
-		error = ops->validate(value);
-	}
-	kfree(dev);
-	return error;
-}
-
 static ssize_t s2_profile_target_store(struct config_item *item,
 				       const char *buf, size_t count)
 {
@@ -239,7 +217,7 @@ static ssize_t s2_profile_target_store(struct config_item *item,
 		mutex_lock(&s2_cfg_mutex);
 		ops = s2_writer_find(p->set.writer);
 		mutex_unlock(&s2_cfg_mutex);
-		ret = ops ? s2_target_validate(ops, value) : -EINVAL;
+		ret = ops ? s2_writer_validate(ops, value) : -EINVAL;
 	}
 	if (!ret)
 		ret = s2_profile_update(item, count, apply_target, value);
@@ -347,10 +325,9 @@ static ssize_t s2_profile_resume_location_show(struct config_item *item,
 	mutex_unlock(&s2_cfg_mutex);
 	if (!target[0])
 		ret = sysfs_emit(page, "\n");
-	else if (s2_location_parse(target, dev, S2_TARGET_MAX, &where))
-		ret = sysfs_emit(page, "%s:%llu\n", dev, where);
 	else
-		ret = ops ? ops->locate(target, page) : -EINVAL;
+		ret = s2_writer_locate(ops, target, dev, S2_TARGET_MAX, &where) ?:
+		      sysfs_emit(page, "%s:%llu\n", dev, where);
 out:
 	kfree(dev);
 	kfree(target);

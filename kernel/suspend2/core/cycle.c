@@ -402,8 +402,7 @@ static int s2_pm_test_freezer(struct s2_freezer *fz)
  */
 static int s2_swap_recheck(struct s2_writer *w)
 {
-	if (w->swap_type < 0 ||
-	    swap_type_of(w->bdev->bd_dev, w->anchor_page) == w->swap_type)
+	if (!s2_writer_gone(w))
 		return 0;
 	s2_results_set_error(-ENODEV, "the swap area on %pg went away before the image was written",
 			     w->bdev);
