@@ -444,6 +444,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	unsigned long saved_avenrun[3];
 	unsigned int sleep_flags;
 	struct s2_freezer fz;
+	char why[S2_WHY_MAX] = "";
 	struct s2_writer w;
 	s64 snapshot_real_ns;
 	s64 offline_clock;
@@ -548,7 +549,9 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_set_state(S2_WRITING);
 		error = s2_swap_recheck(&w);
 		if (!error)
-			error = s2_image_write(&w, set, &times, &wst);
+			error = s2_image_write(&w, set, &times, &wst, why);
+		if (why[0])
+			s2_results_set_error(error, "%s", why);
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
