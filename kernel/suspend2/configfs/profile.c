@@ -122,28 +122,6 @@ static ssize_t s2_profile_writer_store(struct config_item *item,
 	return count;
 }
 
-/* A resume location needs only its device; anything else, the writer. */
-static int s2_target_validate(const struct s2_writer_ops *ops,
-			      const char *value)
-{
-	char *dev = kmalloc(S2_TARGET_MAX, GFP_KERNEL);
-	dev_t devt;
-	u64 page;
-	int error;
-
-	if (!dev)
-		return -ENOMEM;
-	if (s2_location_parse(value, dev, S2_TARGET_MAX, &page)) {
-		error = lookup_bdev(dev, &devt);
-		if (error && error != -ENOTBLK && error != -ENOENT)
-			error = -EINVAL;
-	} else {
-		error = ops->validate(value);
-	}
-	kfree(dev);
-	return error;
-}
-
 static ssize_t s2_profile_target_store(struct config_item *item,
 				       const char *buf, size_t count)
 {
@@ -161,7 +139,7 @@ static ssize_t s2_profile_target_store(struct config_item *item,
 	if (!error && value[0]) {
 		scoped_guard(mutex, &s2_cfg_mutex)
 			ops = s2_writer_find(p->set.writer);
-		error = ops ? s2_target_validate(ops, value) : -EINVAL;
+		error = ops ? s2_writer_validate(ops, value) : -EINVAL;
 	}
 	if (error)
 		return error;
@@ -215,10 +193,9 @@ static ssize_t s2_profile_resume_location_show(struct config_item *item,
 	}
 	if (!target[0])
 		ret = sysfs_emit(page, "\n");
-	else if (s2_location_parse(target, dev, S2_TARGET_MAX, &where))
-		ret = sysfs_emit(page, "%s:%llu\n", dev, where);
 	else
-		ret = ops ? ops->locate(target, page) : -EINVAL;
+		ret = s2_writer_locate(ops, target, dev, S2_TARGET_MAX, &where) ?:
+		      sysfs_emit(page, "%s:%llu\n", dev, where);
 out:
 	kfree(dev);
 	kfree(target);

@@ -22,7 +22,7 @@ CONFIGFS_ATTR_RO(s2_, version);
 
 static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 {
-	const struct s2_writer_ops * const *w;
+	const char *name;
 	ssize_t len;
 	int i;
 
@@ -32,8 +32,8 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 			len += sysfs_emit_at(page, len, " %s",
 					     s2_compressor_names[i]);
 	len += sysfs_emit_at(page, len, "\nwriters:");
-	for (w = s2_writers; *w; w++)
-		len += sysfs_emit_at(page, len, " %s", (*w)->name);
+	for (i = 0; (name = s2_writer_name(i)); i++)
+		len += sysfs_emit_at(page, len, " %s", name);
 	len += sysfs_emit_at(page, len, "\nchecksums:");
 	for (i = 0; i < ARRAY_SIZE(s2_checksum_names); i++)
 		len += sysfs_emit_at(page, len, " %s", s2_checksum_names[i]);

@@ -404,8 +404,7 @@ static int s2_pm_test_freezer(struct s2_freezer *fz)
  */
 static int s2_swap_recheck(struct s2_writer *w)
 {
-	if (w->swap_type < 0 ||
-	    swap_type_of(w->bdev->bd_dev, w->anchor_page) == w->swap_type)
+	if (!s2_writer_gone(w))
 		return 0;
 	s2_results_set_error(-ENODEV, "the swap area on %pg went away before the image was written",
 			     w->bdev);
@@ -447,6 +446,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	unsigned long saved_avenrun[3];
 	unsigned int sleep_flags;
 	struct s2_freezer fz;
+	char why[S2_WHY_MAX] = "";
 	struct s2_writer w;
 	s64 snapshot_real_ns;
 	s64 offline_clock;
@@ -551,7 +551,9 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_set_state(S2_WRITING);
 		error = s2_swap_recheck(&w);
 		if (!error)
-			error = s2_image_write(&w, set, &times, &wst);
+			error = s2_image_write(&w, set, &times, &wst, why);
+		if (why[0])
+			s2_results_set_error(error, "%s", why);
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {

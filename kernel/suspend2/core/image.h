@@ -28,9 +28,13 @@ struct s2_image_times {
 	u64 snapshot_us;
 };
 
+/* The longest reason s2_image_write() gives, as results/error holds. */
+#define S2_WHY_MAX	128
+
+/* Returns an error with *@why (S2_WHY_MAX bytes) saying why, in words. */
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 		   const struct s2_image_times *times,
-		   struct s2_write_stats *st);
+		   struct s2_write_stats *st, char *why);
 
 /* An image found on a target, its header and block index in memory. */
 struct s2_image {

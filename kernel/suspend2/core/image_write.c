@@ -4,7 +4,8 @@
  * and appended to the data stream, whose pages are reserved one by one
  * from the writer and listed in the block index.  The index, the header
  * and, last of all, the anchor follow, so an image whose writing was cut
- * short is never found.
+ * short is never found.  Why writing failed goes back to the caller in
+ * words, as reading's reasons do; the cycle records it.
  */
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
@@ -31,22 +32,33 @@ struct s2_stream_out {
 	struct s2_index_page **index;
 	u32 nr_index;
 	u32 max_index;
+	char *why;		/* S2_WHY_MAX bytes: why writing failed */
 };
 
+static __printf(3, 4) int write_why(struct s2_stream_out *so, int error,
+				    const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(so->why, S2_WHY_MAX, fmt, args);
+	va_end(args);
+	return error;
+}
+
 /*
- * Records why writing stopped, in words, and returns @error: running out
- * of target pages is the common case and names how far the write got.
+ * Says why writing stopped, in words, and returns @error: running out of
+ * target pages is the common case and names how far the write got.
  */
-static int write_failed(int error, const char *what, u64 done, u64 total)
+static int write_failed(struct s2_stream_out *so, int error, const char *what,
+			u64 done, u64 total)
 {
 	if (error == -ENOSPC)
-		s2_results_set_error(error, "target full after %llu of %llu pages (%s)",
-				     done, total, what);
-	else if (error == -ENOMEM)
-		s2_results_set_error(error, "out of memory for %s", what);
-	else
-		s2_results_set_error(error, "cannot write %s", what);
-	return error;
+		return write_why(so, error, "target full after %llu of %llu pages (%s)",
+				 done, total, what);
+	if (error == -ENOMEM)
+		return write_why(so, error, "out of memory for %s", what);
+	return write_why(so, error, "cannot write %s", what);
 }
 
 static int stream_record_page(struct s2_stream_out *so, u64 page)
@@ -173,11 +185,9 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 	error = s2_pipeline_start(&pipe, true,
 				  set->checksum == S2_CHECKSUM_CRC32C,
 				  set->compress_threads, set->compressor);
-	if (error) {
-		s2_results_set_error(error, "cannot start %s compression threads",
-				     set->compressor);
-		return error;
-	}
+	if (error)
+		return write_why(so, error, "cannot start %s compression threads",
+				 set->compressor);
 	st->threads = pipe.nr_threads;
 	st->pipeline_bytes = s2_pipeline_bytes_for(pipe.nr_threads,
 						   set->io_depth);
@@ -190,7 +200,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		if (s) {
 			error = fill_chunk(&handle, s, &done, total);
 			if (error) {
-				s2_results_set_error(error, "snapshot ended early");
+				write_why(so, error, "snapshot ended early");
 				break;
 			}
 			s2_pipeline_submit(&pipe);
@@ -206,7 +216,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		written += s->raw_len / PAGE_SIZE;
 		s2_pipeline_release(&pipe);
 		if (error) {
-			write_failed(error, "image data", written, total);
+			write_failed(so, error, "image data", written, total);
 			break;
 		}
 		s2_progress_update(&progress, written);
@@ -256,9 +266,9 @@ out:
 
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 		   const struct s2_image_times *times,
-		   struct s2_write_stats *st)
+		   struct s2_write_stats *st, char *why)
 {
-	struct s2_stream_out so = { .w = w };
+	struct s2_stream_out so = { .w = w, .why = why };
 	struct blk_plug plug;
 	struct s2_image_info info = {};
 	ktime_t start = ktime_get();
@@ -267,13 +277,11 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	int error;
 	u32 i;
 
+	why[0] = '\0';
 	st->image_pages = total;
-	if (set->image_size_limit && total * PAGE_SIZE > set->image_size_limit) {
-		error = -EFBIG;
-		s2_results_set_error(error, "image of %llu bytes exceeds image_size_limit %llu",
-				     total * PAGE_SIZE, set->image_size_limit);
-		return error;
-	}
+	if (set->image_size_limit && total * PAGE_SIZE > set->image_size_limit)
+		return write_why(&so, -EFBIG, "image of %llu bytes exceeds image_size_limit %llu",
+				 total * PAGE_SIZE, set->image_size_limit);
 
 	/* Stored chunks are never larger than raw ones, plus their headers. */
 	max_pages = total + DIV_ROUND_UP(s2_max_chunks_for(total) *
@@ -281,10 +289,10 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	so.max_index = s2_index_pages_for(max_pages);
 	so.index = kvcalloc(so.max_index, sizeof(*so.index), GFP_KERNEL);
 	if (!so.index)
-		return write_failed(-ENOMEM, "the block index", 0, total);
+		return write_failed(&so, -ENOMEM, "the block index", 0, total);
 	error = s2_io_init(&so.io, w->bdev, set->io_depth);
 	if (error) {
-		write_failed(error, "the I/O buffers", 0, total);
+		write_failed(&so, error, "the I/O buffers", 0, total);
 		goto out_index;
 	}
 	/*
@@ -297,7 +305,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	 */
 	error = s2_image_invalidate(w);
 	if (error) {
-		s2_results_set_error(error, "cannot invalidate the old image on the target");
+		write_why(&so, error, "cannot invalidate the old image on the target");
 		goto out_io;
 	}
 
@@ -307,18 +315,20 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	if (!error && so.cur) {
 		error = stream_flush_page(&so);
 		if (error)
-			write_failed(error, "the last data page", total, total);
+			write_failed(&so, error, "the last data page", total,
+				     total);
 	}
 	info.first_index_page = 0;
 	if (!error) {
 		error = stream_write_index(&so, &info.first_index_page);
 		if (error)
-			write_failed(error, "the block index", total, total);
+			write_failed(&so, error, "the block index", total,
+				     total);
 	}
 	if (!error) {
 		error = s2_io_drain(&so.io);
 		if (error)
-			s2_results_set_error(error, "I/O error writing the image");
+			write_why(&so, error, "I/O error writing the image");
 	} else {
 		s2_io_drain(&so.io);
 	}
@@ -347,7 +357,7 @@ out_io:
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
 	error = write_header_and_anchor(w, &info);
 	if (error) {
-		write_failed(error, "the image header", total, total);
+		write_failed(&so, error, "the image header", total, total);
 		goto out_index;
 	}
 	st->write_us = ktime_us_delta(ktime_get(), start);

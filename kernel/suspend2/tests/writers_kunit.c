@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the pure parts of the writers: the syntax of a resume
- * location and the blocks-per-page arithmetic of the file writers.  Both
- * are inline in writer.h.  (Whether a name that ends in ":N" exists as a
- * whole is a lookup, checked by the VM scenario w-fs-refuse.)
+ * location and the blocks-per-page arithmetic of the file writers (inline
+ * in writer.h), and the extent list the file and bdev writers reserve
+ * pages from.  (Whether a name that ends in ":N" exists as a whole is a
+ * lookup, checked by the VM scenario w-fs-refuse.)  extent.c is pure, so
+ * it is compiled straight into this test module, which loads without
+ * suspend2.ko.
  */
 #include <kunit/test.h>
 #include <linux/mm.h>
-#include "../writers/writer.h"
+#include "../writers/extent.c"
 
 static void s2_location_syntax(struct kunit *test)
 {
@@ -34,6 +37,14 @@ static void s2_location_syntax(struct kunit *test)
 						   sizeof(dev), &page));
 	KUNIT_EXPECT_FALSE(test, s2_location_split(":5", dev, sizeof(dev),
 						   &page));
+	/* A page that is no u64 makes no location either. */
+	KUNIT_EXPECT_FALSE(test, s2_location_split("/dev/vda:-1", dev,
+						   sizeof(dev), &page));
+	KUNIT_EXPECT_FALSE(test, s2_location_split("/dev/vda:18446744073709551616",
+						   dev, sizeof(dev), &page));
+	KUNIT_EXPECT_TRUE(test, s2_location_split("/dev/vda:18446744073709551615",
+						  dev, sizeof(dev), &page));
+	KUNIT_EXPECT_EQ(test, page, U64_MAX);
 	/* A device name that does not fit is no location. */
 	KUNIT_EXPECT_FALSE(test, s2_location_split("/dev/disk/by-id/a-much-longer-name:1",
 						   dev, sizeof(dev), &page));
@@ -60,9 +71,79 @@ static void s2_block_shift(struct kunit *test)
 						       PAGE_SHIFT), 0);
 }
 
+/* Runs contiguous on the device merge, whatever their file pages. */
+static void s2_extents_merge(struct kunit *test)
+{
+	struct s2_extents x = {};
+
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 1, 100, 1), 0);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 2, 101, 1), 0);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 3, 102, 3), 0);
+	KUNIT_EXPECT_EQ(test, x.nr, 1U);
+	KUNIT_EXPECT_EQ(test, x.ext[0].len, 5ULL);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 6, 50, 1), 0);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 7, 105, 1), 0);
+	KUNIT_EXPECT_EQ(test, x.nr, 3U);
+	KUNIT_EXPECT_EQ(test, x.ext[1].file_page, 6ULL);
+	KUNIT_EXPECT_EQ(test, x.usable, 7ULL);
+	s2_extents_free(&x);
+	KUNIT_EXPECT_PTR_EQ(test, x.ext, NULL);
+	KUNIT_EXPECT_EQ(test, x.nr, 0U);
+}
+
+/* Pages come out in list order, then ENOSPC; a rewind starts over. */
+static void s2_extents_reservation(struct kunit *test)
+{
+	static const u64 want[] = { 10, 11, 20, 30, 31, 32 };
+	struct s2_extents x = {};
+	struct s2_writer w = { .priv = &x };
+	unsigned int i;
+	u64 page;
+
+	KUNIT_EXPECT_EQ(test, s2_extents_reserve(&w, &page), -ENOSPC);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 1, 10, 2), 0);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 3, 20, 1), 0);
+	KUNIT_ASSERT_EQ(test, s2_extents_add(&x, 4, 30, 3), 0);
+	KUNIT_EXPECT_EQ(test, s2_extents_free_bytes(&w), 6ULL << PAGE_SHIFT);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_ASSERT_EQ(test, s2_extents_reserve(&w, &page), 0);
+		KUNIT_EXPECT_EQ(test, page, want[i]);
+	}
+	KUNIT_EXPECT_EQ(test, s2_extents_free_bytes(&w), 0ULL);
+	KUNIT_EXPECT_EQ(test, s2_extents_reserve(&w, &page), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, x.reserved, 6ULL);
+	s2_extents_rewind(&w);
+	KUNIT_EXPECT_EQ(test, s2_extents_free_bytes(&w), 6ULL << PAGE_SHIFT);
+	KUNIT_ASSERT_EQ(test, s2_extents_reserve(&w, &page), 0);
+	KUNIT_EXPECT_EQ(test, page, 10ULL);
+	s2_extents_free(&x);
+}
+
+/* A fragmented file: the array grows past its first allocation intact. */
+static void s2_extents_growth(struct kunit *test)
+{
+	struct s2_extents x = {};
+	struct s2_writer w = { .priv = &x };
+	u64 n, page;
+
+	for (n = 0; n < 1000; n++)
+		KUNIT_ASSERT_EQ(test, s2_extents_add(&x, n, 2 * n, 1), 0);
+	KUNIT_EXPECT_EQ(test, x.nr, 1000U);
+	KUNIT_EXPECT_GE(test, x.cap, 1000U);
+	for (n = 0; n < 1000; n++) {
+		KUNIT_ASSERT_EQ(test, s2_extents_reserve(&w, &page), 0);
+		KUNIT_ASSERT_EQ(test, page, 2 * n);
+	}
+	KUNIT_EXPECT_EQ(test, s2_extents_reserve(&w, &page), -ENOSPC);
+	s2_extents_free(&x);
+}
+
 static struct kunit_case s2_writers_cases[] = {
 	KUNIT_CASE(s2_location_syntax),
 	KUNIT_CASE(s2_block_shift),
+	KUNIT_CASE(s2_extents_merge),
+	KUNIT_CASE(s2_extents_reservation),
+	KUNIT_CASE(s2_extents_growth),
 	{}
 };
 

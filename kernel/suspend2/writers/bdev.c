@@ -6,15 +6,15 @@
  * the cycle; one that is mounted, active swap or claimed by anyone else is
  * refused unless the profile sets force.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
 #include <linux/swap.h>
-#include <linux/sysfs.h>
 #include "writer.h"
 
-static const char *bdev_busy_reason(struct block_device *bdev)
+static const char *s2_bdev_busy_reason(struct block_device *bdev)
 {
 	if (swap_type_of(bdev->bd_dev, 0) >= 0)
 		return "is an active swap area";
@@ -23,7 +23,9 @@ static const char *bdev_busy_reason(struct block_device *bdev)
 	return "is in use by another holder";
 }
 
-static int bdev_open(struct s2_writer *w, const char *target, bool for_image)
+/* w->priv is a struct s2_extents: the pages after the anchor. */
+static int s2_bdev_open(struct s2_writer *w, const char *target,
+			bool for_image)
 {
 	u64 pages;
 	int error;
@@ -38,13 +40,13 @@ static int bdev_open(struct s2_writer *w, const char *target, bool for_image)
 		error = s2_writer_open_bdev(w, target, false);
 		if (error)
 			return error;
-		why = bdev_busy_reason(w->bdev);
+		why = s2_bdev_busy_reason(w->bdev);
 		if (!w->force) {
-			pr_err("suspend2: %s %s: refusing it (the profile's force=1 overrides)\n",
+			pr_err("%s %s: refusing it (the profile's force=1 overrides)\n",
 			       target, why);
 			return -EBUSY;
 		}
-		pr_warn("suspend2: %s %s: writing the image there anyway (force=1)\n",
+		pr_warn("%s %s: writing the image there anyway (force=1)\n",
 			target, why);
 	} else if (error) {
 		return error;
@@ -52,40 +54,21 @@ static int bdev_open(struct s2_writer *w, const char *target, bool for_image)
 	pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
 	if (pages < 2)
 		return -ENOSPC;
-	w->ext = kvmalloc(sizeof(*w->ext), GFP_KERNEL);
-	if (!w->ext)
-		return -ENOMEM;
-	w->ext[0] = (struct s2_extent){
-		.file_page = 1, .dev_page = 1, .len = pages - 1,
-	};
-	w->nr_ext = 1;
-	w->usable = pages - 1;
-	return 0;
+	return s2_extents_add(w->priv, 1, 1, pages - 1);
 }
 
-static u64 bdev_free_bytes(struct s2_writer *w)
+static void s2_bdev_close(struct s2_writer *w)
 {
-	return (w->usable - w->reserved) << PAGE_SHIFT;
-}
-
-static void bdev_free_pages(struct s2_writer *w)
-{
-	w->cur_ext = 0;
-	w->cur_off = 0;
-	w->reserved = 0;
-}
-
-static ssize_t bdev_locate(const char *target, char *buf)
-{
-	return sysfs_emit(buf, "%s:0\n", target);
+	s2_extents_free(w->priv);
 }
 
 const struct s2_writer_ops s2_bdev_writer = {
 	.name = "bdev",
+	.priv_size = sizeof(struct s2_extents),
 	.validate = s2_writer_validate_bdev,
-	.open = bdev_open,
-	.free_bytes = bdev_free_bytes,
+	.open = s2_bdev_open,
+	.free_bytes = s2_extents_free_bytes,
 	.reserve_page = s2_extents_reserve,
-	.free_pages = bdev_free_pages,
-	.locate = bdev_locate,
+	.free_pages = s2_extents_rewind,
+	.close = s2_bdev_close,
 };

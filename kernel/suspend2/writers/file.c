@@ -8,11 +8,19 @@
  * block index, so resume needs only the device and the anchor page and
  * never mounts the filesystem.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <linux/mm.h>
 #include "writer.h"
+
+/* w->priv; the extents first, as extent.c's ops want them. */
+struct s2_file_state {
+	struct s2_extents x;
+	struct s2_file_target ft;
+};
 
 /*
  * The image goes to the device blocks bmap() gave, behind the
@@ -25,74 +33,69 @@
  * pinned, S_SWAPFILE or not (only its own swapon pins a file): the image
  * would land on blocks it then thinks free.
  */
-static int file_fs_stable(struct s2_writer *w, const char *target)
+static int s2_file_fs_stable(struct s2_file_target *ft, const char *target)
 {
-	struct super_block *sb = file_inode(w->file)->i_sb;
+	struct super_block *sb = file_inode(ft->file)->i_sb;
 
 	if (sb->s_magic == EXT4_SUPER_MAGIC || sb->s_magic == XFS_SUPER_MAGIC)
 		return 0;
 	if (sb->s_magic == F2FS_SUPER_MAGIC)
-		pr_err("suspend2: %s is on f2fs, whose garbage collector moves the blocks of a file that is not pinned: an image written there could be overwritten; use a swap file there with the swapfile writer (f2fs pins an active swap file), or a partition (bdev or swap writer)\n",
+		pr_err("%s is on f2fs, whose garbage collector moves the blocks of a file that is not pinned: an image written there could be overwritten; use a swap file there with the swapfile writer (f2fs pins an active swap file), or a partition (bdev or swap writer)\n",
 		       target);
 	else
-		pr_err("suspend2: %s is on %s, which the file writer does not trust to keep a file's blocks in place (it takes ext2, ext3, ext4 and xfs): use a swap file with the swapfile writer, or a partition (bdev or swap writer)\n",
+		pr_err("%s is on %s, which the file writer does not trust to keep a file's blocks in place (it takes ext2, ext3, ext4 and xfs): use a swap file with the swapfile writer, or a partition (bdev or swap writer)\n",
 		       target, sb->s_type->name);
 	return -EOPNOTSUPP;
 }
 
-static int file_validate(const char *target)
+static int s2_file_validate(const char *target)
 {
-	struct s2_writer w = {};
-	int error = s2_file_open(&w, target);
+	struct s2_file_state f = {};
+	int error = s2_file_open(&f.ft, target);
+	u64 anchor;
 
 	if (!error)
-		error = file_fs_stable(&w, target);
+		error = s2_file_fs_stable(&f.ft, target);
 	if (!error)
-		error = s2_file_map(&w, target, false);
-	kvfree(w.ext);
-	if (w.file)
-		fput(w.file);
+		error = s2_file_map(&f.ft, &f.x, &anchor, target, false);
+	s2_extents_free(&f.x);
+	s2_file_close(&f.ft);
 	return error;
 }
 
-static int file_open(struct s2_writer *w, const char *target, bool for_image)
+static int s2_file_writer_open(struct s2_writer *w, const char *target,
+			       bool for_image)
 {
-	int error = s2_file_open(w, target);
+	struct s2_file_state *f = w->priv;
+	int error = s2_file_open(&f->ft, target);
 
 	if (error)
 		return error;
+	w->bdev = f->ft.bdev;
 	if (!for_image)
-		return s2_file_page(w, 0, &w->anchor_page, target);
-	error = file_fs_stable(w, target);
+		return s2_file_page(&f->ft, 0, &w->anchor_page, target);
+	error = s2_file_fs_stable(&f->ft, target);
 	if (error)
 		return error;
-	return s2_file_map(w, target, true);
+	return s2_file_map(&f->ft, &f->x, &w->anchor_page, target, true);
 }
 
-static u64 file_free_bytes(struct s2_writer *w)
+static void s2_file_writer_close(struct s2_writer *w)
 {
-	return (w->usable - w->reserved) << PAGE_SHIFT;
-}
+	struct s2_file_state *f = w->priv;
 
-static void file_free_pages(struct s2_writer *w)
-{
-	w->cur_ext = 0;
-	w->cur_off = 0;
-	w->reserved = 0;
-}
-
-static void file_close(struct s2_writer *w)
-{
-	s2_file_unpin(w);
+	s2_file_close(&f->ft);
+	s2_extents_free(&f->x);
 }
 
 const struct s2_writer_ops s2_file_writer = {
 	.name = "file",
-	.validate = file_validate,
-	.open = file_open,
-	.free_bytes = file_free_bytes,
+	.flags = S2_WRITER_FILE,
+	.priv_size = sizeof(struct s2_file_state),
+	.validate = s2_file_validate,
+	.open = s2_file_writer_open,
+	.free_bytes = s2_extents_free_bytes,
 	.reserve_page = s2_extents_reserve,
-	.free_pages = file_free_pages,
-	.close = file_close,
-	.locate = s2_file_locate,
+	.free_pages = s2_extents_rewind,
+	.close = s2_file_writer_close,
 };

@@ -6,6 +6,8 @@
  * through the filesystem, so the file must be fully allocated and written
  * and its filesystem must keep the mapping stable.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/file.h>
@@ -15,11 +17,10 @@
 #include <linux/pagemap.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sysfs.h>
 #include "writer.h"
 
 /* Opens @target and checks that its blocks can be mapped at all. */
-int s2_file_open(struct s2_writer *w, const char *target)
+int s2_file_open(struct s2_file_target *ft, const char *target)
 {
 	struct super_block *sb;
 	struct inode *inode;
@@ -35,44 +36,44 @@ int s2_file_open(struct s2_writer *w, const char *target)
 	 */
 	error = kern_path(target, LOOKUP_FOLLOW, &path);
 	if (error) {
-		pr_err("suspend2: cannot open %s: %pe\n", target, ERR_PTR(error));
+		pr_err("cannot open %s: %pe\n", target, ERR_PTR(error));
 		return error;
 	}
 	mode = d_backing_inode(path.dentry)->i_mode;
 	path_put(&path);
 	if (!S_ISREG(mode)) {
-		pr_err("suspend2: %s is not a regular file\n", target);
+		pr_err("%s is not a regular file\n", target);
 		return -EINVAL;
 	}
 	file = filp_open(target, O_RDONLY | O_LARGEFILE | O_NONBLOCK | O_NOCTTY, 0);
 	if (IS_ERR(file)) {
-		pr_err("suspend2: cannot open %s: %pe\n", target, file);
+		pr_err("cannot open %s: %pe\n", target, file);
 		return PTR_ERR(file);
 	}
-	w->file = file;
+	ft->file = file;
 	inode = file_inode(file);
 	sb = inode->i_sb;
 	if (!S_ISREG(inode->i_mode)) {
-		pr_err("suspend2: %s is not a regular file\n", target);
+		pr_err("%s is not a regular file\n", target);
 		return -EINVAL;
 	}
 	if (!sb->s_bdev) {
-		pr_err("suspend2: %s is on %s, which has no block device: its blocks cannot be mapped\n",
+		pr_err("%s is on %s, which has no block device: its blocks cannot be mapped\n",
 		       target, sb->s_type->name);
 		return -EOPNOTSUPP;
 	}
 	if (!inode->i_mapping->a_ops->bmap || IS_DAX(inode)) {
-		pr_err("suspend2: %s is on %s, whose block mapping is not stable (no bmap): an image cannot be written behind it\n",
+		pr_err("%s is on %s, whose block mapping is not stable (no bmap): an image cannot be written behind it\n",
 		       target, sb->s_type->name);
 		return -EOPNOTSUPP;
 	}
 	if (s2_blocks_per_page_shift(inode->i_blkbits, PAGE_SHIFT) < 0) {
-		pr_err("suspend2: %s is on %s with %u-byte blocks, bigger than a page (%lu bytes): a page would be part of a block, which cannot be mapped on its own; use a filesystem with blocks of at most %lu bytes, or a partition\n",
+		pr_err("%s is on %s with %u-byte blocks, bigger than a page (%lu bytes): a page would be part of a block, which cannot be mapped on its own; use a filesystem with blocks of at most %lu bytes, or a partition\n",
 		       target, sb->s_type->name, i_blocksize(inode), PAGE_SIZE,
 		       PAGE_SIZE);
 		return -EOPNOTSUPP;
 	}
-	w->bdev = sb->s_bdev;
+	ft->bdev = sb->s_bdev;
 	return 0;
 }
 
@@ -80,10 +81,10 @@ int s2_file_open(struct s2_writer *w, const char *target)
  * The device page holding page @file_page of the file.  s2_file_open()
  * refuses blocks bigger than a page (a negative @shift).
  */
-int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
+int s2_file_page(struct s2_file_target *ft, u64 file_page, u64 *dev_page,
 		 const char *target)
 {
-	struct inode *inode = file_inode(w->file);
+	struct inode *inode = file_inode(ft->file);
 	int shift = s2_blocks_per_page_shift(inode->i_blkbits, PAGE_SHIFT);
 	sector_t first, base = 0;
 	unsigned int i;
@@ -96,11 +97,11 @@ int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
 		int error = bmap(inode, &block);
 
 		if (error) {
-			pr_err("suspend2: %s: bmap failed: %d\n", target, error);
+			pr_err("%s: bmap failed: %pe\n", target, ERR_PTR(error));
 			return error;
 		}
 		if (!block) {
-			pr_err("suspend2: %s: page %llu is a hole, an unwritten (preallocated, never written) or a shared extent; write the whole file first (e.g. with dd)\n",
+			pr_err("%s: page %llu is a hole, an unwritten (preallocated, never written) or a shared extent; write the whole file first (e.g. with dd)\n",
 			       target, file_page);
 			return -EINVAL;
 		}
@@ -108,7 +109,7 @@ int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
 			base = block;
 		if ((!i && (block & ((1U << shift) - 1))) ||
 		    (i && block != base + i)) {
-			pr_err("suspend2: %s: page %llu is not one aligned page on the device\n",
+			pr_err("%s: page %llu is not one aligned page on the device\n",
 			       target, file_page);
 			return -EINVAL;
 		}
@@ -117,51 +118,23 @@ int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
 	return 0;
 }
 
-static int s2_extent_add(struct s2_writer *w, u32 *cap, u64 file_page,
-			 u64 dev_page)
-{
-	struct s2_extent *e = w->nr_ext ? &w->ext[w->nr_ext - 1] : NULL;
-
-	if (e && e->dev_page + e->len == dev_page) {
-		e->len++;
-		return 0;
-	}
-	if (w->nr_ext == *cap) {
-		u32 ncap = *cap ? *cap * 2 : 64;
-		struct s2_extent *n = kvmalloc_array(ncap, sizeof(*n),
-						     GFP_KERNEL);
-
-		if (!n)
-			return -ENOMEM;
-		if (w->ext)
-			memcpy(n, w->ext, w->nr_ext * sizeof(*n));
-		kvfree(w->ext);
-		w->ext = n;
-		*cap = ncap;
-	}
-	w->ext[w->nr_ext++] = (struct s2_extent){
-		.file_page = file_page, .dev_page = dev_page, .len = 1,
-	};
-	return 0;
-}
-
 /*
  * Maps every page of the file: page 0 becomes the anchor, the others the
  * pages the image may use.  With @pin, the file is marked S_SWAPFILE like
  * an active swap file, so nobody can write, truncate or move it until
- * s2_file_unpin().
+ * s2_file_close().
  */
-int s2_file_map(struct s2_writer *w, const char *target, bool pin)
+int s2_file_map(struct s2_file_target *ft, struct s2_extents *x,
+		u64 *anchor_page, const char *target, bool pin)
 {
-	struct inode *inode = file_inode(w->file);
+	struct inode *inode = file_inode(ft->file);
 	u64 pages = i_size_read(inode) >> PAGE_SHIFT;
-	u64 dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
-	u32 cap = 0;
+	u64 dev_pages = bdev_nr_bytes(ft->bdev) >> PAGE_SHIFT;
 	u64 n, dev_page;
 	int error;
 
 	if (pages < 2) {
-		pr_err("suspend2: %s: a file of %lld bytes cannot hold an image\n",
+		pr_err("%s: a file of %lld bytes cannot hold an image\n",
 		       target, i_size_read(inode));
 		return -ENOSPC;
 	}
@@ -169,12 +142,12 @@ int s2_file_map(struct s2_writer *w, const char *target, bool pin)
 		inode_lock(inode);
 		if (IS_SWAPFILE(inode)) {
 			inode_unlock(inode);
-			pr_err("suspend2: %s is an active swap file: use the swapfile writer\n",
+			pr_err("%s is an active swap file: use the swapfile writer\n",
 			       target);
 			return -EBUSY;
 		}
 		inode->i_flags |= S_SWAPFILE;
-		w->pinned = true;
+		ft->pinned = true;
 		inode_unlock(inode);
 	}
 	/* Delayed allocation gets its blocks now. */
@@ -182,49 +155,51 @@ int s2_file_map(struct s2_writer *w, const char *target, bool pin)
 	if (error)
 		return error;
 	for (n = 0; n < pages; n++) {
-		error = s2_file_page(w, n, &dev_page, target);
+		error = s2_file_page(ft, n, &dev_page, target);
 		if (!error && dev_page >= dev_pages)
 			error = -EINVAL;
 		if (!error && !n)
-			w->anchor_page = dev_page;
+			*anchor_page = dev_page;
 		else if (!error)
-			error = s2_extent_add(w, &cap, n, dev_page);
+			error = s2_extents_add(x, n, dev_page, 1);
 		if (error)
 			return error;
 		if (fatal_signal_pending(current))
 			return -EINTR;
 		cond_resched();
 	}
-	w->usable = pages - 1;
 	return 0;
 }
 
-void s2_file_unpin(struct s2_writer *w)
+/* Unpins the file if s2_file_map() pinned it, and lets it go. */
+void s2_file_close(struct s2_file_target *ft)
 {
 	struct inode *inode;
 
-	if (!w->pinned)
+	if (!ft->file)
 		return;
-	inode = file_inode(w->file);
-	inode_lock(inode);
-	inode->i_flags &= ~S_SWAPFILE;
-	inode_unlock(inode);
-	w->pinned = false;
+	if (ft->pinned) {
+		inode = file_inode(ft->file);
+		inode_lock(inode);
+		inode->i_flags &= ~S_SWAPFILE;
+		inode_unlock(inode);
+		ft->pinned = false;
+	}
+	fput(ft->file);
+	ft->file = NULL;
 }
 
-/* "DEVICE:PAGE" of the file's first page, where the anchor goes. */
-ssize_t s2_file_locate(const char *target, char *buf)
+/* The device and page of the file's first page, where the anchor goes. */
+int s2_file_locate(const char *target, char *dev, size_t size, u64 *page)
 {
-	struct s2_writer w = {};
-	u64 page = 0;
-	ssize_t ret;
+	struct s2_file_target ft = {};
+	int error;
 
-	ret = s2_file_open(&w, target);
-	if (!ret)
-		ret = s2_file_page(&w, 0, &page, target);
-	if (!ret)
-		ret = sysfs_emit(buf, "/dev/%pg:%llu\n", w.bdev, page);
-	if (w.file)
-		fput(w.file);
-	return ret;
+	error = s2_file_open(&ft, target);
+	if (!error)
+		error = s2_file_page(&ft, 0, page, target);
+	if (!error)
+		snprintf(dev, size, "/dev/%pg", ft.bdev);
+	s2_file_close(&ft);
+	return error;
 }

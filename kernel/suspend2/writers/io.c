@@ -13,7 +13,7 @@
 #include <linux/slab.h>
 #include "io.h"
 
-static sector_t page_to_sector(u64 page)
+static sector_t s2_page_to_sector(u64 page)
 {
 	return page << (PAGE_SHIFT - SECTOR_SHIFT);
 }
@@ -125,7 +125,7 @@ static void s2_io_submit(struct s2_io *io, struct s2_io_buf *buf,
 
 	/* Cannot fail: bio_alloc with a mask that may sleep uses a mempool. */
 	bio = bio_alloc(io->bdev, 1, op, GFP_NOIO | __GFP_HIGH);
-	bio->bi_iter.bi_sector = page_to_sector(page);
+	bio->bi_iter.bi_sector = s2_page_to_sector(page);
 	__bio_add_page(bio, virt_to_page(buf->addr), PAGE_SIZE, 0);
 	bio->bi_end_io = end_io;
 	bio->bi_private = buf;
@@ -150,7 +150,7 @@ int s2_io_sync(struct block_device *bdev, blk_opf_t op, u64 page, void *addr)
 	int error;
 
 	bio = bio_alloc(bdev, 1, op | REQ_SYNC, GFP_NOIO | __GFP_HIGH);
-	bio->bi_iter.bi_sector = page_to_sector(page);
+	bio->bi_iter.bi_sector = s2_page_to_sector(page);
 	__bio_add_page(bio, virt_to_page(addr), PAGE_SIZE, 0);
 	error = submit_bio_wait(bio);
 	bio_put(bio);

@@ -27,8 +27,12 @@ struct s2_io {
 	struct block_device *bdev;
 	unsigned int depth;
 	struct s2_io_buf *bufs;
-	spinlock_t lock;		/* protects free */
-	struct list_head free;
+	/*
+	 * Guards @free and @error, which bio completions change from
+	 * interrupt context; @inflight and @wait need no lock.
+	 */
+	spinlock_t lock;
+	struct list_head free;		/* buffers no bio holds */
 	wait_queue_head_t wait;
 	atomic_t inflight;
 	blk_status_t error;		/* the first one */

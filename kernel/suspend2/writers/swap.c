@@ -7,42 +7,58 @@
  * page 0), "swapfile" a swap file (anchor at the device page holding the
  * file's first page, which the swap area's first extent starts at).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/hibernation_core.h>
 #include <linux/swap.h>
-#include <linux/sysfs.h>
 #include "../internal.h"
 #include "writer.h"
 
-static int swap_open(struct s2_writer *w, const char *target, bool for_image)
+/*
+ * w->priv of both.  @type is the swap area of an open for an image, the
+ * only kind the ops below run on; their writer's open sets it to -1
+ * otherwise (a resume location opened for reading leaves it 0).
+ */
+struct s2_swap_state {
+	int type;
+	struct s2_file_target ft;	/* swapfile: the swap file */
+};
+
+static int s2_swap_open(struct s2_writer *w, const char *target,
+			bool for_image)
 {
+	struct s2_swap_state *s = w->priv;
 	int error = s2_writer_open_bdev(w, target, false);
 
+	s->type = -1;
 	if (error)
 		return error;
 	w->anchor_page = 0;
 	if (for_image) {
-		w->swap_type = swap_type_of(w->bdev->bd_dev, 0);
-		if (w->swap_type < 0) {
-			pr_err("suspend2: %s is not an active swap area\n",
-			       target);
+		s->type = swap_type_of(w->bdev->bd_dev, 0);
+		if (s->type < 0) {
+			pr_err("%s is not an active swap area\n", target);
 			return -ENODEV;
 		}
 	}
 	return 0;
 }
 
-static u64 swap_free_bytes(struct s2_writer *w)
+static u64 s2_swap_free_bytes(struct s2_writer *w)
 {
-	return (u64)count_swap_pages(w->swap_type, 1) << PAGE_SHIFT;
+	struct s2_swap_state *s = w->priv;
+
+	return (u64)count_swap_pages(s->type, 1) << PAGE_SHIFT;
 }
 
-static int swap_reserve_page(struct s2_writer *w, u64 *page)
+static int s2_swap_reserve_page(struct s2_writer *w, u64 *page)
 {
-	sector_t block = alloc_swapdev_block(w->swap_type);
+	struct s2_swap_state *s = w->priv;
+	sector_t block = alloc_swapdev_block(s->type);
 
 	if (!block)
 		return -ENOSPC;
@@ -50,81 +66,99 @@ static int swap_reserve_page(struct s2_writer *w, u64 *page)
 	return 0;
 }
 
-static void swap_free_pages(struct s2_writer *w)
+static void s2_swap_free_pages(struct s2_writer *w)
 {
-	if (w->swap_type >= 0)
-		free_all_swap_pages(w->swap_type);
+	struct s2_swap_state *s = w->priv;
+
+	if (s->type >= 0)
+		free_all_swap_pages(s->type);
 }
 
-static ssize_t swap_locate(const char *target, char *buf)
+/*
+ * The swap area was looked up at open; swapoff could have run since, and
+ * writing into slots of an area that is gone, or another one now, would
+ * corrupt it.
+ */
+static bool s2_swap_gone(struct s2_writer *w)
 {
-	return sysfs_emit(buf, "%s:0\n", target);
+	struct s2_swap_state *s = w->priv;
+
+	return s->type >= 0 &&
+	       swap_type_of(w->bdev->bd_dev, w->anchor_page) != s->type;
 }
 
-static int swapfile_validate(const char *target)
+static void s2_swap_close(struct s2_writer *w)
 {
-	struct s2_writer w = {};
-	int error = s2_file_open(&w, target);
+	struct s2_swap_state *s = w->priv;
 
-	if (w.file)
-		fput(w.file);
+	s2_file_close(&s->ft);
+}
+
+static int s2_swapfile_validate(const char *target)
+{
+	struct s2_file_target ft = {};
+	int error = s2_file_open(&ft, target);
+
+	s2_file_close(&ft);
 	return error;
 }
 
 /* @target is the swap file, or (for_image only) its resume location. */
-static int swapfile_open(struct s2_writer *w, const char *target,
-			 bool for_image)
+static int s2_swapfile_open(struct s2_writer *w, const char *target,
+			    bool for_image)
 {
+	struct s2_swap_state *s = w->priv;
 	char dev[S2_TARGET_MAX];
 	int error;
 
+	s->type = -1;
 	if (s2_location_parse(target, dev, sizeof(dev), &w->anchor_page)) {
 		error = s2_writer_open_bdev(w, dev, false);
 	} else {
-		error = s2_file_open(w, target);
+		error = s2_file_open(&s->ft, target);
+		w->bdev = s->ft.bdev;
 		if (!error)
-			error = s2_file_page(w, 0, &w->anchor_page, target);
-		if (!error && for_image && !IS_SWAPFILE(file_inode(w->file))) {
-			pr_err("suspend2: %s is not an active swap file\n",
-			       target);
+			error = s2_file_page(&s->ft, 0, &w->anchor_page, target);
+		if (!error && for_image && !IS_SWAPFILE(file_inode(s->ft.file))) {
+			pr_err("%s is not an active swap file\n", target);
 			error = -ENODEV;
 		}
 	}
 	if (error || !for_image)
 		return error;
-	w->swap_type = swap_type_of(w->bdev->bd_dev, w->anchor_page);
-	if (w->swap_type < 0) {
-		pr_err("suspend2: %s: no active swap area starts at page %llu of %pg\n",
+	s->type = swap_type_of(w->bdev->bd_dev, w->anchor_page);
+	if (s->type < 0) {
+		pr_err("%s: no active swap area starts at page %llu of %pg\n",
 		       target, w->anchor_page, w->bdev);
 		return -ENODEV;
 	}
-	w->anchor_page = swapdev_block(w->swap_type, 0);
-	pr_info("suspend2: %s: resume location /dev/%pg:%llu\n", target,
-		w->bdev, w->anchor_page);
+	w->anchor_page = swapdev_block(s->type, 0);
+	pr_info("%s: resume location /dev/%pg:%llu\n", target, w->bdev,
+		w->anchor_page);
 	return 0;
-}
-
-static ssize_t swapfile_locate(const char *target, char *buf)
-{
-	return s2_file_locate(target, buf);
 }
 
 const struct s2_writer_ops s2_swapfile_writer = {
 	.name = "swapfile",
-	.validate = swapfile_validate,
-	.open = swapfile_open,
-	.free_bytes = swap_free_bytes,
-	.reserve_page = swap_reserve_page,
-	.free_pages = swap_free_pages,
-	.locate = swapfile_locate,
+	.flags = S2_WRITER_FILE | S2_WRITER_WRITES_TO_LOCATION,
+	.priv_size = sizeof(struct s2_swap_state),
+	.validate = s2_swapfile_validate,
+	.open = s2_swapfile_open,
+	.free_bytes = s2_swap_free_bytes,
+	.reserve_page = s2_swap_reserve_page,
+	.free_pages = s2_swap_free_pages,
+	.gone = s2_swap_gone,
+	.close = s2_swap_close,
 };
 
 const struct s2_writer_ops s2_swap_writer = {
 	.name = "swap",
+	.priv_size = sizeof(struct s2_swap_state),
 	.validate = s2_writer_validate_bdev,
-	.open = swap_open,
-	.free_bytes = swap_free_bytes,
-	.reserve_page = swap_reserve_page,
-	.free_pages = swap_free_pages,
-	.locate = swap_locate,
+	.open = s2_swap_open,
+	.free_bytes = s2_swap_free_bytes,
+	.reserve_page = s2_swap_reserve_page,
+	.free_pages = s2_swap_free_pages,
+	.gone = s2_swap_gone,
+	.close = s2_swap_close,
 };

@@ -14,6 +14,7 @@
 #ifndef _SUSPEND2_WRITER_H
 #define _SUSPEND2_WRITER_H
 
+#include <linux/bits.h>
 #include <linux/errno.h>
 #include <linux/kstrtox.h>
 #include <linux/string.h>
@@ -24,8 +25,18 @@ struct file;
 struct s2_settings;
 struct s2_writer;
 
+/*
+ * s2_writer_ops.flags.  FILE: the target is a file, its resume location
+ * that of its first page.  WRITES_TO_LOCATION: the resume location does
+ * for writing an image too (the swap area that starts there has the rest).
+ */
+#define S2_WRITER_FILE			BIT(0)
+#define S2_WRITER_WRITES_TO_LOCATION	BIT(1)
+
 struct s2_writer_ops {
 	const char *name;
+	unsigned int flags;		/* S2_WRITER_* */
+	size_t priv_size;		/* of w->priv, zeroed at open */
 	/* Checks that @target suits this writer, when a profile names it. */
 	int (*validate)(const char *target);
 	/* Opens the target for writing an image (@for_image) or reading one. */
@@ -36,10 +47,10 @@ struct s2_writer_ops {
 	int (*reserve_page)(struct s2_writer *w, u64 *page);
 	/* Gives back every page reserved since open. */
 	void (*free_pages)(struct s2_writer *w);
-	/* Optional: releases what open took besides the files below. */
+	/* Optional: true when what open found is no longer there. */
+	bool (*gone)(struct s2_writer *w);
+	/* Optional: releases what open took besides the device and w->priv. */
 	void (*close)(struct s2_writer *w);
-	/* Writes the resume location of @target, "DEVICE:PAGE\n", to @buf. */
-	ssize_t (*locate)(const char *target, char *buf);
 };
 
 /* A run of pages of a file that are contiguous on the device. */
@@ -49,22 +60,28 @@ struct s2_extent {
 	u64 len;
 };
 
+/*
+ * The pages an image may use, as extents, and how far reservation got:
+ * the file and bdev writers hand out pages from such a list, in order.
+ */
+struct s2_extents {
+	struct s2_extent *ext;
+	u32 nr;
+	u32 cap;
+	u32 cur;		/* extent the next page comes from */
+	u64 off;		/* and its page there */
+	u64 usable;		/* pages in all extents */
+	u64 reserved;
+};
+
+/* An open target; what only one writer needs is in its w->priv. */
 struct s2_writer {
 	const struct s2_writer_ops *ops;
 	struct file *bdev_file;		/* the device, when opened by us */
 	struct block_device *bdev;
 	u64 anchor_page;	/* where struct s2_anchor lives */
-	int swap_type;		/* swap writers: the swap area */
 	bool force;		/* bdev: accept a device in use */
-	bool pinned;		/* file: S_SWAPFILE set by us */
-	struct file *file;	/* swapfile, file: the target file */
-	/* file, bdev: the usable pages and how far reservation got */
-	struct s2_extent *ext;
-	u32 nr_ext;
-	u32 cur_ext;
-	u64 cur_off;
-	u64 usable;
-	u64 reserved;
+	void *priv;
 };
 
 extern const struct s2_writer_ops s2_swap_writer;
@@ -72,12 +89,17 @@ extern const struct s2_writer_ops s2_swapfile_writer;
 extern const struct s2_writer_ops s2_file_writer;
 extern const struct s2_writer_ops s2_bdev_writer;
 
+/* What configfs asks of the writers, by name or by the handle found. */
+const char *s2_writer_name(unsigned int i);
 const struct s2_writer_ops *s2_writer_find(const char *name);
-int s2_writer_validate_bdev(const char *target);
-extern const struct s2_writer_ops * const s2_writers[];	/* NULL-ended */
+int s2_writer_validate(const struct s2_writer_ops *ops, const char *target);
+int s2_writer_locate(const struct s2_writer_ops *ops, const char *target,
+		     char *dev, size_t size, u64 *page);
 
+/* What the cycle asks of an open target. */
 int s2_writer_open(struct s2_writer *w, const struct s2_settings *set,
 		   bool for_image);
+bool s2_writer_gone(struct s2_writer *w);
 void s2_writer_close(struct s2_writer *w);
 
 /*
@@ -120,17 +142,37 @@ static inline int s2_blocks_per_page_shift(unsigned int blkbits,
 	return page_shift - blkbits;
 }
 
-/* Helpers shared by the writers (writer.c, filemap.c). */
+/* Helpers shared by the writers. */
 bool s2_location_parse(const char *target, char *dev, size_t size,
 		       u64 *page);
 int s2_writer_open_bdev(struct s2_writer *w, const char *path,
 			bool exclusive);
+int s2_writer_validate_bdev(const char *target);
+
+/*
+ * extent.c: a list of extents and the pages reserved from it.  The ones
+ * that take @w are ops of writers whose w->priv starts with the list.
+ */
+int s2_extents_add(struct s2_extents *x, u64 file_page, u64 dev_page,
+		   u64 len);
 int s2_extents_reserve(struct s2_writer *w, u64 *page);
-int s2_file_open(struct s2_writer *w, const char *target);
-int s2_file_page(struct s2_writer *w, u64 file_page, u64 *dev_page,
+u64 s2_extents_free_bytes(struct s2_writer *w);
+void s2_extents_rewind(struct s2_writer *w);
+void s2_extents_free(struct s2_extents *x);
+
+/* filemap.c: a file's pages mapped to device pages, pinned for a cycle. */
+struct s2_file_target {
+	struct file *file;
+	struct block_device *bdev;	/* under the file's filesystem */
+	bool pinned;			/* S_SWAPFILE set by us */
+};
+
+int s2_file_open(struct s2_file_target *ft, const char *target);
+int s2_file_page(struct s2_file_target *ft, u64 file_page, u64 *dev_page,
 		 const char *target);
-int s2_file_map(struct s2_writer *w, const char *target, bool pin);
-void s2_file_unpin(struct s2_writer *w);
-ssize_t s2_file_locate(const char *target, char *buf);
+int s2_file_map(struct s2_file_target *ft, struct s2_extents *x,
+		u64 *anchor_page, const char *target, bool pin);
+void s2_file_close(struct s2_file_target *ft);
+int s2_file_locate(const char *target, char *dev, size_t size, u64 *page);
 
 #endif /* _SUSPEND2_WRITER_H */
