@@ -29,5 +29,7 @@ int cfs_read(const struct cfs *c, const char *rel, char *buf, size_t len);
 int cfs_write(const struct cfs *c, const char *rel, const char *val);
 int cfs_mkdir(const struct cfs *c, const char *rel);
 int cfs_rmdir(const struct cfs *c, const char *rel);
+bool cfs_other_profiles(const struct cfs *c, const char *name, char *buf,
+			size_t len);
 
 #endif

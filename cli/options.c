@@ -13,7 +13,6 @@
 #include "common.h"
 #include "conf.h"
 #include "options.h"
-#include "systemd.h"
 
 enum {
 	OPT_TEST = CHAR_MAX + 1,
@@ -139,6 +138,10 @@ const char *hib_action_word(enum hib_action a)
 		return "status";
 	case ACT_LIST_PROFILES:
 		return "list-profiles";
+	case ACT_INSTALL_SYSTEMD:
+		return "install-systemd";
+	case ACT_SYSTEM_SLEEP:
+		return "system-sleep";
 	}
 	return "?";
 }
@@ -152,8 +155,6 @@ static int usage_error(void)
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
-	bool install_systemd = false;
-	const char *system_sleep = NULL;
 	int c;
 
 	memset(seen, 0, sizeof(seen));
@@ -226,10 +227,11 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			ctl->action = ACT_LIST_PROFILES;
 			break;
 		case OPT_INSTALL_SYSTEMD:
-			install_systemd = true;
+			ctl->action = ACT_INSTALL_SYSTEMD;
 			break;
 		case OPT_SYSTEM_SLEEP:
-			system_sleep = optarg;
+			ctl->action = ACT_SYSTEM_SLEEP;
+			ctl->sleep_phase = optarg;
 			break;
 		case OPT_JSON:
 			ctl->json = true;
@@ -266,11 +268,5 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			argv[optind]);
 		return usage_error();
 	}
-	/* Done here, like --help: it needs no configuration or module. */
-	hib_verbosity = ctl->verbosity;
-	if (install_systemd)
-		return hib_install_systemd(ctl);
-	if (system_sleep)
-		return hib_system_sleep(system_sleep);
 	return -1;
 }

@@ -15,6 +15,8 @@ enum hib_action {
 	ACT_INVALIDATE,
 	ACT_STATUS,
 	ACT_LIST_PROFILES,
+	ACT_INSTALL_SYSTEMD,
+	ACT_SYSTEM_SLEEP,
 };
 
 /* Everything the command line decides, in one place. */
@@ -25,6 +27,7 @@ struct hib_ctl {
 	bool config_given;
 	const char *configfs;
 	const char *module;
+	const char *sleep_phase;	/* --system-sleep PHASE */
 	const char *sets[HIB_MAX_SETS];
 	int nsets;
 	bool dry_run;

@@ -22,8 +22,8 @@
 
 #include "cfs.h"
 #include "common.h"
-#include "conf.h"
 #include "perm.h"
+#include "profile.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */

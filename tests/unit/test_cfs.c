@@ -16,7 +16,7 @@
 #include "../../cli/cfs.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
-#include "../../cli/profile.h"
+#include "../../cli/cfs_profile.h"
 #include "../../cli/report.h"
 #include "test_util.h"
 
@@ -85,7 +85,7 @@ static void test_apply_writes(void **state)
 	(void)state;
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, false, NULL);
-	assert_int_equal(profile_apply(&fs, &p, "/dev/sdz9"), 0);
+	assert_int_equal(cfs_write_profile(&fs, &p, "/dev/sdz9"), 0);
 	assert_string_equal(get_file(d, "profiles/p/writer"), "swap\n");
 	assert_string_equal(get_file(d, "profiles/p/target"), "/dev/sdz9\n");
 	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
@@ -94,7 +94,7 @@ static void test_apply_writes(void **state)
 	assert_string_equal(get_file(d, "profiles/p/io_depth"), "7\n");
 	assert_string_equal(get_file(d, "profiles/p/freezer_timeout_ms"),
 			    "20000\n");
-	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_int_equal(cfs_select_profile(&fs, "p"), 0);
 	assert_string_equal(get_file(d, "profile"), "p\n");
 	conf_free(&c);
 	rm_tree(d);
@@ -114,7 +114,7 @@ static void test_apply_mkdir(void **state)
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, false, NULL);
 	/* A plain directory grows no attributes: writer fails ENOENT. */
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	snprintf(path, sizeof(path), "%s/profiles/p", d);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
@@ -136,8 +136,8 @@ static void test_dry_run(void **state)
 	(void)state;
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, true, out);
-	assert_int_equal(profile_apply(&fs, &p, NULL), 0);
-	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), 0);
+	assert_int_equal(cfs_select_profile(&fs, "p"), 0);
 	assert_int_equal(cfs_write(&fs, "action", "hibernate"), 0);
 	fclose(out);
 	snprintf(line, sizeof(line), "mkdir %s/profiles/p\n", d);
@@ -169,22 +169,22 @@ static void test_refusals(void **state)
 	cfs_init(&fs, d, false, NULL);
 	inject_path = "profiles/p/io_depth";
 	inject_errno = ERANGE;
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	/* Keys before the refused one are written, later ones are not. */
 	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
 	assert_string_equal(get_file(d, "profiles/p/powerdown"), "");
 	inject_errno = EBUSY;
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_BUSY);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_BUSY);
 	inject_path = "profile";
 	inject_errno = ENOENT;
-	assert_int_equal(profile_select(&fs, "p"), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_select_profile(&fs, "p"), HIB_EXIT_KERNEL);
 	inject_path = NULL;
 
 	/* A value that does not read back as written. */
 	snprintf(path, sizeof(path), "%s/profiles/p/checksum", d);
 	unlink(path);
 	assert_int_equal(symlink("/dev/null", path), 0);
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	conf_free(&c);
 	rm_tree(d);
 	free(d);

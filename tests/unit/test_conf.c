@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/conf.h"
+#include "../../cli/profile.h"
 #include "../../cli/strutil.h"
 
 static struct conf parse(const char *text)
