@@ -10,37 +10,23 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "caps.h"
 #include "common.h"
 #include "module.h"
 #include "run.h"
+#include "spawn.h"
 #include "strutil.h"
 
 #define CONFIGFS_MAGIC	0x62656570
 
-/* fork + execvp; the program's exit status, 127 if it cannot run. */
+/* The program's exit status, 127 if it cannot run. */
 int run_program(const char *const argv[])
 {
-	int status;
-	pid_t pid;
+	const struct spawn s = { .file = argv[0], .argv = argv };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return spawn_run(&s);
 }
 
 /*

@@ -24,6 +24,7 @@
 #include "common.h"
 #include "perm.h"
 #include "profile.h"
+#include "spawn.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */
@@ -298,6 +299,8 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 {
 	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
 	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
+	const char *argv[] = { "systemctl", "daemon-reload", NULL };
+	const struct spawn reload = { .file = argv[0], .argv = argv };
 	FILE *f;
 	int fd;
 	int ret;
@@ -359,7 +362,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	/* Only a running systemd needs to reload; a chroot or image does not. */
 	if (!getenv("HIBERNATE_SYSTEMD_DIR") &&
 	    access("/run/systemd/system", F_OK) == 0 &&
-	    system("systemctl daemon-reload") != 0)
+	    spawn_run(&reload) != 0)
 		hib_err("systemctl daemon-reload failed");
 	return HIB_EXIT_OK;
 }
@@ -369,7 +372,8 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 struct sleep_hook {
 	char name[NAME_MAX + 1];
 	char path[PATH_MAX];
-	pid_t pid;
+	struct child c;
+	bool running;
 };
 
 static uint64_t now_ms(void)
@@ -427,7 +431,7 @@ static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 				 de->d_name);
 			snprintf(h[n].path, sizeof(h[n].path), "%s/%s", d,
 				 de->d_name);
-			h[n].pid = 0;
+			h[n].running = false;
 			n++;
 		}
 		closedir(dp);
@@ -436,20 +440,15 @@ static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 	return n;
 }
 
-static pid_t start_hook(const char *path, const char *phase)
+static int start_hook(struct sleep_hook *h, const char *phase)
 {
-	pid_t pid;
+	const char *argv[] = { h->path, phase, "hibernate", NULL };
+	const char *env[] = { "SYSTEMD_SLEEP_ACTION=hibernate", NULL };
+	const struct spawn s = { .file = h->path, .argv = argv, .env = env,
+				 .own_group = true, .stdout_to_stderr = true,
+				 .say_exec_error = true };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid)
-		return pid;
-	setpgid(0, 0);
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	setenv("SYSTEMD_SLEEP_ACTION", "hibernate", 1);
-	execl(path, path, phase, "hibernate", (char *)NULL);
-	fprintf(stderr, "hibernate: %s: %s\n", path, strerror(errno));
-	_exit(127);
+	return spawn_start(&s, &h->c);
 }
 
 int hib_system_sleep(const char *phase)
@@ -457,11 +456,10 @@ int hib_system_sleep(const char *phase)
 	const char *dirs = getenv("HIBERNATE_SYSTEM_SLEEP_DIRS");
 	struct sleep_hook *h;
 	char why[2 * PATH_MAX + 256];
-	uint64_t deadline;
-	size_t n, i, running = 0;
+	uint64_t deadline, now;
+	size_t n, i;
 	struct stat st;
-	int status, ret = HIB_EXIT_OK;
-	pid_t pid;
+	int r, ws, ret = HIB_EXIT_OK;
 
 	if (strcmp(phase, "pre") && strcmp(phase, "post")) {
 		hib_err("--system-sleep: expected 'pre' or 'post', got '%s'",
@@ -488,54 +486,33 @@ int hib_system_sleep(const char *phase)
 		}
 		hib_verbose("system-sleep hook: %s %s hibernate", h[i].path,
 			    phase);
-		h[i].pid = start_hook(h[i].path, phase);
-		if (h[i].pid < 0) {
-			hib_warn("cannot run %s: %s", h[i].path,
-				 strerror(errno));
-			h[i].pid = 0;
+		r = start_hook(&h[i], phase);
+		if (r) {
+			hib_warn("cannot run %s: %s", h[i].path, strerror(-r));
 			ret = HIB_EXIT_FAILURE;
 			continue;
 		}
-		running++;
+		h[i].running = true;
 	}
-	/* All at once, as systemd-sleep does, and waited for together. */
+	/* All at once, as systemd-sleep does, with one deadline for them all. */
 	deadline = now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000ULL;
-	while (running) {
-		pid = waitpid(-1, &status, WNOHANG);
-		if (pid < 0 && errno != EINTR)
-			break;
-		if (pid <= 0) {
-			const struct timespec tick = { 0, 20 * 1000 * 1000 };
-
-			if (now_ms() < deadline) {
-				nanosleep(&tick, NULL);
-				continue;
-			}
-			for (i = 0; i < n; i++) {
-				if (h[i].pid <= 0)
-					continue;
-				hib_warn("system-sleep hook %s %s: killed after %d s",
-					 h[i].path, phase,
-					 SYSTEM_SLEEP_TIMEOUT_S);
-				kill(-h[i].pid, SIGKILL);
-				waitpid(h[i].pid, &status, 0);
-				h[i].pid = 0;
-			}
-			ret = HIB_EXIT_FAILURE;
-			break;
-		}
-		for (i = 0; i < n && h[i].pid != pid; i++)
-			;
-		if (i == n)
+	for (i = 0; i < n; i++) {
+		if (!h[i].running)
 			continue;
-		h[i].pid = 0;
-		running--;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		now = now_ms();
+		r = spawn_wait(&h[i].c, now < deadline ? deadline - now : 0);
+		if (r == -ETIMEDOUT) {
+			hib_warn("system-sleep hook %s %s: killed after %d s",
+				 h[i].path, phase, SYSTEM_SLEEP_TIMEOUT_S);
+			spawn_kill(&h[i].c, SIGKILL);
+			spawn_wait(&h[i].c, -1);
+			ret = HIB_EXIT_FAILURE;
+		} else if (r > 0) {
+			ws = h[i].c.status;
 			hib_warn("system-sleep hook %s %s hibernate failed (%s %d)",
 				 h[i].path, phase,
-				 WIFEXITED(status) ? "status" : "signal",
-				 WIFEXITED(status) ? WEXITSTATUS(status) :
-						     WTERMSIG(status));
+				 WIFEXITED(ws) ? "status" : "signal",
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
 			if (ret == HIB_EXIT_OK)
 				ret = HIB_EXIT_FAILURE;
 		}
