@@ -4,17 +4,18 @@
  * changed (its type, filesystem, use, room), swap enabled on demand, and
  * where resume will find the image.
  */
+#include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
-#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -144,14 +145,13 @@ int swap_on_demand(struct run *r, bool on)
  */
 static void resume_location(struct run *r, char *out, size_t len)
 {
-	char rel[160], dev[64], path[96], line[128];
+	char rel[160], *dev;
 	struct {
 		struct fiemap fm;
 		struct fiemap_extent ext;
 	} q = { .fm = { .fm_length = 4096, .fm_flags = FIEMAP_FLAG_SYNC,
 			.fm_extent_count = 1 } };
 	struct stat st;
-	FILE *f;
 	int fd;
 
 	snprintf(out, len, "unknown");
@@ -174,19 +174,11 @@ static void resume_location(struct run *r, char *out, size_t len)
 		return;
 	}
 	close(fd);
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
-		 major(st.st_dev), minor(st.st_dev));
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	dev[0] = '\0';
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "DEVNAME=%63s", dev) == 1)
-			break;
-	fclose(f);
-	if (dev[0])
-		snprintf(out, len, "/dev/%s:%llu", dev,
+	dev = blkid_devno_to_devname(st.st_dev);
+	if (dev)
+		snprintf(out, len, "%s:%llu", dev,
 			 (unsigned long long)(q.ext.fe_physical / 4096));
+	free(dev);
 }
 
 /*
