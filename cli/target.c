@@ -145,11 +145,13 @@ int swap_on_demand(struct run *r, bool on)
  */
 static void resume_location(struct run *r, char *out, size_t len)
 {
+	/* The module counts in its kernel's pages: 64 KiB on some arm64. */
+	uint64_t page = sysconf(_SC_PAGESIZE);
 	char rel[160], *dev;
 	struct {
 		struct fiemap fm;
 		struct fiemap_extent ext;
-	} q = { .fm = { .fm_length = 4096, .fm_flags = FIEMAP_FLAG_SYNC,
+	} q = { .fm = { .fm_length = page, .fm_flags = FIEMAP_FLAG_SYNC,
 			.fm_extent_count = 1 } };
 	struct stat st;
 	int fd;
@@ -177,7 +179,7 @@ static void resume_location(struct run *r, char *out, size_t len)
 	dev = blkid_devno_to_devname(st.st_dev);
 	if (dev)
 		snprintf(out, len, "%s:%llu", dev,
-			 (unsigned long long)(q.ext.fe_physical / 4096));
+			 (unsigned long long)(q.ext.fe_physical / page));
 	free(dev);
 }
 
