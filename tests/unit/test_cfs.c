@@ -65,9 +65,7 @@ static void resolve(struct conf *c, struct profile *p, const char *text)
 {
 	char err[256];
 
-	conf_init(c);
-	assert_int_equal(conf_parse_buffer(c, "t.conf", text, strlen(text)),
-			 0);
+	assert_int_equal(parse_text(c, text), 0);
 	assert_int_equal(conf_resolve(c, "p", p, err, sizeof(err)), 0);
 }
 
@@ -98,7 +96,6 @@ static void test_apply_writes(void **state)
 	assert_string_equal(get_file(d, "profile"), "p\n");
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_apply_mkdir(void **state)
@@ -120,7 +117,6 @@ static void test_apply_mkdir(void **state)
 	assert_true(S_ISDIR(st.st_mode));
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 /* Dry run: prints path = value lines and leaves every file alone. */
@@ -154,7 +150,6 @@ static void test_dry_run(void **state)
 	free(plan);
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_refusals(void **state)
@@ -187,7 +182,6 @@ static void test_refusals(void **state)
 	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_cfs_read_write(void **state)
@@ -208,7 +202,6 @@ static void test_cfs_read_write(void **state)
 	cfs_init(&fs, "/sys/kernel/config/suspend2/", false, NULL);
 	assert_true(cfs_is_default(&fs));
 	rm_tree(d);
-	free(d);
 }
 
 static void fill_results(const char *d)
@@ -322,7 +315,6 @@ static void test_report(void **state)
 	assert_int_equal(json_parses(text), 0);
 	free(text);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_status(void **state)
@@ -352,7 +344,6 @@ static void test_status(void **state)
 	assert_non_null(strstr(text, "\"compressors\": [\"none\", \"lzo\"]"));
 	free(text);
 	rm_tree(d);
-	free(d);
 }
 
 int main(void)

@@ -47,7 +47,6 @@ static void test_swap_free(void **state)
 			 0);
 	assert_int_equal(room, 1024 * 1024);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_unoctal(void **state)
@@ -85,7 +84,6 @@ static void test_image_estimate(void **state)
 	put_file(d, "meminfo", "garbage\n");
 	assert_int_equal(sys_image_estimate(path, "none", 0, &img), -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_resolve_target(void **state)
@@ -153,7 +151,6 @@ static void test_lock(void **state)
 	assert_int_equal(lock_take("/nonexistent/dir/lock", &fd),
 			 -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 /* A block device node of this machine, or NULL (a container may have none). */
@@ -221,7 +218,6 @@ static void test_resume_checks(void **state)
 	assert_int_equal(sys_rw_block_mounts("/nonexistent/mounts", out,
 					     sizeof(out)), -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_module_command(void **state)
