@@ -194,6 +194,17 @@ static int add_word(char *line, size_t len, const char *w)
 	return 0;
 }
 
+/* Append an option and its path, made absolute. */
+static int add_path(char *line, size_t len, const char *opt, const char *path)
+{
+	char p[PATH_MAX];
+	int ret = abs_path(opt, path, p, sizeof(p));
+
+	if (!ret)
+		ret = add_word(line, len, opt);
+	return ret ? ret : add_word(line, len, p);
+}
+
 #define DROPIN_FORMAT \
 	"# Written by hibernate --install-systemd: systemctl hibernate\n" \
 	"# runs suspend2 with profile %s.  Remove this file and run\n" \
@@ -209,31 +220,16 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 		    size_t len)
 {
 	char line[8192] = "", pre[PATH_MAX * 2 + 64] = "",
-	     post[PATH_MAX * 2 + 64] = "", p[PATH_MAX];
+	     post[PATH_MAX * 2 + 64] = "";
 	int i, ret;
 
 	ret = add_word(line, sizeof(line), self);
-	if (!ret && ctl->config_given) {
-		ret = abs_path("-c", ctl->config, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "-c");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
-	if (!ret && ctl->module) {
-		ret = abs_path("--module", ctl->module, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "--module");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
-	if (!ret && strcmp(ctl->configfs, CFS_DEFAULT_ROOT)) {
-		ret = abs_path("--configfs", ctl->configfs, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "--configfs");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
+	if (!ret && ctl->config_given)
+		ret = add_path(line, sizeof(line), "-c", ctl->config);
+	if (!ret && ctl->module)
+		ret = add_path(line, sizeof(line), "--module", ctl->module);
+	if (!ret && strcmp(ctl->configfs, CFS_DEFAULT_ROOT))
+		ret = add_path(line, sizeof(line), "--configfs", ctl->configfs);
 	for (i = 0; !ret && i < ctl->nsets; i++) {
 		ret = add_word(line, sizeof(line), "--set");
 		if (!ret)
