@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfs.h"
@@ -269,4 +270,25 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		return usage_error();
 	}
 	return -1;
+}
+
+/*
+ * HIBERNATE_SYSROOT=DIR (tests, an image being built) moves every path
+ * the command writes or runs programs from (the lock file, the systemd
+ * drop-in, the system-sleep hooks) under DIR; NULL when unset.
+ */
+const char *hib_sysroot(void)
+{
+	const char *r = getenv("HIBERNATE_SYSROOT");
+
+	return r && *r ? r : NULL;
+}
+
+/* PATH under HIBERNATE_SYSROOT, in BUF when there is one. */
+const char *hib_path(const char *path, char *buf, size_t len)
+{
+	if (!hib_sysroot())
+		return path;
+	snprintf(buf, len, "%s%s", hib_sysroot(), path);
+	return buf;
 }

@@ -40,5 +40,7 @@ struct hib_ctl {
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv);
 void hib_usage(FILE *out);
 const char *hib_action_word(enum hib_action a);
+const char *hib_sysroot(void);
+const char *hib_path(const char *path, char *buf, size_t len);
 
 #endif

@@ -96,7 +96,7 @@ bool sd_quote(const char *w, char *out, size_t len)
  * the file and every directory above it must be root's alone (a sticky
  * directory such as /tmp only lets others add names, not replace ours);
  * perm_owner_mode also accepts the invoking user's own files, which only
- * matters when HIBERNATE_SYSTEMD_DIR points the drop-in elsewhere.
+ * matters when HIBERNATE_SYSROOT moves the drop-in elsewhere.
  */
 static int path_trusted(const char *path, char *why, size_t len)
 {
@@ -293,8 +293,9 @@ static void check_profile(const struct hib_ctl *ctl)
 
 int hib_install_systemd(const struct hib_ctl *ctl)
 {
-	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
 	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
+	char buf[PATH_MAX];
+	const char *dir = hib_path(SYSTEMD_DROPIN_DIR, buf, sizeof(buf));
 	const char *argv[] = { "systemctl", "daemon-reload", NULL };
 	const struct spawn reload = { .file = argv[0], .argv = argv };
 	FILE *f;
@@ -302,13 +303,10 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	int ret;
 
 	/* Another directory (tests, an image being built) is the user's. */
-	if (!dir || !*dir) {
-		dir = SYSTEMD_DROPIN_DIR;
-		if (!ctl->dry_run && !perm_is_root()) {
-			hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
-				dir, SYSTEMD_DROPIN_NAME);
-			return HIB_EXIT_PERM;
-		}
+	if (!hib_sysroot() && !ctl->dry_run && !perm_is_root()) {
+		hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
+			dir, SYSTEMD_DROPIN_NAME);
+		return HIB_EXIT_PERM;
 	}
 	if (!profile_name_ok(ctl->profile)) {
 		hib_err("--install-systemd: bad profile name '%s'",
@@ -356,7 +354,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	}
 	hib_info("installed %s (profile %s)", path, ctl->profile);
 	/* Only a running systemd needs to reload; a chroot or image does not. */
-	if (!getenv("HIBERNATE_SYSTEMD_DIR") &&
+	if (!hib_sysroot() &&
 	    access("/run/systemd/system", F_OK) == 0 &&
 	    spawn_run(&reload) != 0)
 		hib_err("systemctl daemon-reload failed");
@@ -395,13 +393,16 @@ static int hook_cmp(const void *a, const void *b)
 static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 			    size_t max)
 {
-	char dirs[4096], seen[16][PATH_MAX], *d, *save = NULL, *real;
+	char dirs[4096], seen[16][PATH_MAX], buf[PATH_MAX], *save = NULL;
+	const char *d;
+	char *real;
 	size_t n = 0, nseen = 0, i;
 	struct dirent *de;
 	DIR *dp;
 
 	snprintf(dirs, sizeof(dirs), "%s", dirlist);
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		d = hib_path(d, buf, sizeof(buf));
 		real = realpath(d, NULL);
 		if (!real)
 			continue;
@@ -449,7 +450,6 @@ static int start_hook(struct sleep_hook *h, const char *phase)
 
 int hib_system_sleep(const char *phase)
 {
-	const char *dirs = getenv("HIBERNATE_SYSTEM_SLEEP_DIRS");
 	struct sleep_hook *h;
 	char why[2 * PATH_MAX + 256];
 	uint64_t deadline, now;
@@ -465,8 +465,7 @@ int hib_system_sleep(const char *phase)
 	h = calloc(SYSTEM_SLEEP_MAX, sizeof(*h));
 	if (!h)
 		return HIB_EXIT_FAILURE;
-	n = collect_hooks(dirs && *dirs ? dirs : SYSTEM_SLEEP_DIRS, h,
-			  SYSTEM_SLEEP_MAX);
+	n = collect_hooks(SYSTEM_SLEEP_DIRS, h, SYSTEM_SLEEP_MAX);
 	for (i = 0; i < n; i++) {
 		/* A link to /dev/null masks a hook, as in systemd. */
 		if (stat(h[i].path, &st) || !S_ISREG(st.st_mode) ||

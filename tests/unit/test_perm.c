@@ -269,7 +269,7 @@ static void test_not_root(void **state)
 	const char *vers[] = { "hibernate", "--version", NULL };
 
 	(void)state;
-	unsetenv("HIBERNATE_SYSTEMD_DIR");
+	unsetenv("HIBERNATE_SYSROOT");
 	fake_euid = 1000;
 	assert_int_equal(run_cli(hib), HIB_EXIT_PERM);
 	assert_int_equal(run_cli(test), HIB_EXIT_PERM);
