@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cfs.h"
 #include "common.h"
-#include "cfs_profile.h"
 
 /* EBUSY on a configuration write means a cycle runs; the rest refusals. */
 int errno_exit_code(int err)

@@ -2,10 +2,9 @@
 /* --list-profiles --json: the configuration read and its profiles. */
 #include <stdio.h>
 
-#include "json.h"
 #include "report.h"
+#include "run.h"
 
-/* IMPLICIT: [default] is not in the file but exists all the same. */
 void profiles_json(FILE *out, const struct conf *c, bool implicit)
 {
 	size_t i;

@@ -15,10 +15,8 @@
 #include <string.h>
 
 #include "anchor.h"
-#include "cfs_profile.h"
 #include "hint.h"
 #include "hooks.h"
-#include "json.h"
 #include "lock.h"
 #include "perm.h"
 #include "report.h"

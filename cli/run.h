@@ -46,6 +46,9 @@ int check_words(struct run *r);
 int check_module(struct run *r);
 void unload(struct run *r);
 
+/* json.c; IMPLICIT: [default] exists without a section in the file. */
+void profiles_json(FILE *out, const struct conf *c, bool implicit);
+
 /* target.c */
 bool swap_writer(const struct run *r);
 int swap_on_demand(struct run *r, bool on);

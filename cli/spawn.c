@@ -49,7 +49,7 @@ int spawn_start(const struct spawn *s, struct child *c)
 	return 0;
 }
 
-static long long now_ms(void)
+long long spawn_now_ms(void)
 {
 	struct timespec ts;
 
@@ -62,7 +62,7 @@ static int exited(const struct child *c, long long deadline)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
-	long long left = deadline - now_ms();
+	long long left = deadline - spawn_now_ms();
 	siginfo_t si = { 0 };
 	int r;
 
@@ -84,10 +84,10 @@ static int exited(const struct child *c, long long deadline)
  */
 int spawn_wait(struct child *c, int timeout_ms)
 {
-	long long deadline = now_ms() + timeout_ms;
+	long long deadline = spawn_now_ms() + timeout_ms;
 
 	while (timeout_ms >= 0 && !exited(c, deadline))
-		if (now_ms() >= deadline)
+		if (spawn_now_ms() >= deadline)
 			return -ETIMEDOUT;
 	while (waitpid(c->pid, &c->status, 0) < 0)
 		if (errno != EINTR)

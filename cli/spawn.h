@@ -26,5 +26,6 @@ int spawn_start(const struct spawn *s, struct child *c);
 int spawn_wait(struct child *c, int timeout_ms);
 void spawn_kill(const struct child *c, int sig);
 int spawn_run(const struct spawn *s);
+long long spawn_now_ms(void);
 
 #endif

@@ -17,7 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cfs.h"
@@ -370,14 +369,6 @@ struct sleep_hook {
 	bool running;
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int hook_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct sleep_hook *)a)->name,
@@ -452,7 +443,7 @@ int hib_system_sleep(const char *phase)
 {
 	struct sleep_hook *h;
 	char why[2 * PATH_MAX + 256];
-	uint64_t deadline, now;
+	long long deadline, now;
 	size_t n, i;
 	struct stat st;
 	int r, ws, ret = HIB_EXIT_OK;
@@ -490,11 +481,11 @@ int hib_system_sleep(const char *phase)
 		h[i].running = true;
 	}
 	/* All at once, as systemd-sleep does, with one deadline for them all. */
-	deadline = now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000ULL;
+	deadline = spawn_now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000LL;
 	for (i = 0; i < n; i++) {
 		if (!h[i].running)
 			continue;
-		now = now_ms();
+		now = spawn_now_ms();
 		r = spawn_wait(&h[i].c, now < deadline ? deadline - now : 0);
 		if (r == -ETIMEDOUT) {
 			hib_warn("system-sleep hook %s %s: killed after %d s",

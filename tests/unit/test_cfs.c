@@ -16,7 +16,6 @@
 #include "../../cli/cfs.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
-#include "../../cli/cfs_profile.h"
 #include "../../cli/report.h"
 #include "test_util.h"
 
