@@ -4,6 +4,7 @@
  * kernel's own reason.  Values are written in one write(2) (configfs
  * takes one store per write) and read back without the trailing newline.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -138,4 +139,32 @@ int cfs_rmdir(const struct cfs *c, const char *rel)
 		return 0;
 	}
 	return rmdir(path) ? -errno : 0;
+}
+
+/*
+ * The profile directories other than NAME, as "a b c" in BUF; false when
+ * there are none (or profiles/ cannot be read).
+ */
+bool cfs_other_profiles(const struct cfs *c, const char *name, char *buf,
+			size_t len)
+{
+	char path[PATH_MAX + 64];
+	struct dirent *de;
+	size_t used = 0;
+	DIR *d;
+
+	buf[0] = '\0';
+	d = opendir(cfs_path(c, "profiles", path, sizeof(path)));
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, name))
+			continue;
+		if (used + strlen(de->d_name) + 2 > len)
+			break;
+		used += snprintf(buf + used, len - used, "%s%s",
+				 used ? " " : "", de->d_name);
+	}
+	closedir(d);
+	return used > 0;
 }

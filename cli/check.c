@@ -277,6 +277,7 @@ static bool dev_is_swap(const char *swaps, dev_t dev, char *name, size_t len)
 	while (!found && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%4095s", path) != 1 || path[0] != '/')
 			continue;
+		str_unoctal(path);
 		if (!stat(path, &st) && S_ISBLK(st.st_mode) &&
 		    st.st_rdev == dev) {
 			snprintf(name, len, "%s", path);
@@ -302,6 +303,7 @@ static bool dev_is_mounted(const char *mountinfo, dev_t dev, char *dir,
 		if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi,
 			   mnt) != 3)
 			continue;
+		str_unoctal(mnt);
 		if (makedev(ma, mi) == dev) {
 			snprintf(dir, len, "%s", mnt);
 			found = true;

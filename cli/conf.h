@@ -114,26 +114,6 @@ struct conf {
 	mode_t mode;
 };
 
-/* Where a resolved value came from, for messages. */
-struct prof_val {
-	const char *value;
-	const char *file;	/* NULL: built-in default */
-	int line;		/* 0 with file set: the command line */
-};
-
-/* A profile with inheritance and defaults applied. */
-struct profile {
-	const char *name;
-	struct prof_val v[K_NR];
-	const struct conf_cmd *pre, *post;
-	size_t npre, npost;
-	const char *hook_file;
-	unsigned int hook_timeout;
-	bool unload_module;
-	bool swap_on_demand;
-	char *owned[K_NR];	/* values from --set, freed by profile_free() */
-};
-
 void conf_init(struct conf *c);
 void conf_free(struct conf *c);
 int conf_load(struct conf *c, const char *path);
@@ -145,14 +125,10 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		     char *norm, size_t normlen, char *why, size_t whylen);
 int conf_key_lookup(const char *name);
 const char *conf_suggest_key(const char *name);
+const char *conf_suggest_acpi_key(const char *name);
+bool conf_valid_name(const char *s);
 const struct conf_profile *conf_find(const struct conf *c, const char *name);
 const char *conf_suggest_profile(const struct conf *c, const char *name);
-
-int conf_resolve(const struct conf *c, const char *name, struct profile *p,
-		 char *err, size_t errlen);
-int profile_override(struct profile *p, const char *assignment,
-		     char *err, size_t errlen);
-void profile_free(struct profile *p);
-const char *prof_where(const struct prof_val *pv, char *buf, size_t len);
+const char *conf_parent(const struct conf_profile *p);
 
 #endif

@@ -6,40 +6,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "common.h"
 #include "hooks.h"
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Wait for pid until deadline (ms, monotonic); 0 when it exited. */
-static int wait_until(pid_t pid, int *status, uint64_t deadline)
-{
-	const struct timespec tick = { 0, 20 * 1000 * 1000 };
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, status, WNOHANG);
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (now_ms() >= deadline)
-			return -ETIMEDOUT;
-		nanosleep(&tick, NULL);
-	}
-}
+#include "spawn.h"
 
 /*
  * Returns the command's exit status, 128 + signal, or -ETIMEDOUT after
@@ -48,37 +19,29 @@ static int wait_until(pid_t pid, int *status, uint64_t deadline)
 int hook_run(const char *cmd, unsigned int timeout_s, const char *phase,
 	     const char *profile)
 {
-	int status = 0, r;
-	pid_t pid;
+	const char *argv[] = { "sh", "-c", cmd, NULL };
+	char ph[32], pr[128];
+	const char *env[] = { ph, pr, NULL };
+	/* stdout carries the report (maybe JSON): hooks use stderr. */
+	const struct spawn s = { .file = "/bin/sh", .argv = argv, .env = env,
+				 .own_group = true, .stdout_to_stderr = true };
+	struct child c;
+	int r;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		setpgid(0, 0);
-		/* stdout carries the report (maybe JSON): hooks use stderr. */
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		setenv("HIBERNATE_PHASE", phase, 1);
-		setenv("HIBERNATE_PROFILE", profile, 1);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	r = wait_until(pid, &status, now_ms() + timeout_s * 1000ULL);
-	if (r == -ETIMEDOUT) {
-		kill(-pid, SIGTERM);
-		if (wait_until(pid, &status, now_ms() + 2000) == -ETIMEDOUT) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
-		}
-		return -ETIMEDOUT;
-	}
+	snprintf(ph, sizeof(ph), "HIBERNATE_PHASE=%s", phase);
+	snprintf(pr, sizeof(pr), "HIBERNATE_PROFILE=%s", profile);
+	r = spawn_start(&s, &c);
 	if (r)
 		return r;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	r = spawn_wait(&c, timeout_s * 1000);
+	if (r == -ETIMEDOUT) {
+		spawn_kill(&c, SIGTERM);
+		if (spawn_wait(&c, 2000) == -ETIMEDOUT) {
+			spawn_kill(&c, SIGKILL);
+			spawn_wait(&c, -1);
+		}
+	}
+	return r;
 }
 
 /* Run a list in order; with stop_on_error the first failure ends it. */

@@ -2,7 +2,7 @@
 /*
  * The lock is an flock(2) on /run/hibernate.lock: the kernel drops it
  * when the process dies, so a crashed run never leaves a stale lock.
- * HIBERNATE_LOCK_FILE moves it (tests, systems without /run).
+ * HIBERNATE_SYSROOT moves it (tests).
  *
  * Root opens, truncates and writes this file, so the path must not lead
  * anywhere else: a symbolic link is never followed (O_NOFOLLOW), and
@@ -11,21 +11,22 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lock.h"
+#include "options.h"
 
 #define LOCK_OPEN_FLAGS	(O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 
 const char *lock_path(void)
 {
-	const char *p = getenv("HIBERNATE_LOCK_FILE");
+	static char buf[PATH_MAX];
 
-	return p && *p ? p : LOCK_DEFAULT_PATH;
+	return hib_path(LOCK_DEFAULT_PATH, buf, sizeof(buf));
 }
 
 /* 0 when the opened file is one we may lock and write, else -LOCK_E*. */

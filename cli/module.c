@@ -8,35 +8,25 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "common.h"
 #include "module.h"
+#include "run.h"
+#include "spawn.h"
+#include "strutil.h"
 
 #define CONFIGFS_MAGIC	0x62656570
 
-/* fork + execvp; the program's exit status, 127 if it cannot run. */
+/* The program's exit status, 127 if it cannot run. */
 int run_program(const char *const argv[])
 {
-	int status;
-	pid_t pid;
+	const struct spawn s = { .file = argv[0], .argv = argv };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return spawn_run(&s);
 }
 
 /*
@@ -94,4 +84,155 @@ int configfs_mount(const char *dir)
 	if (mount("none", dir, "configfs", 0, NULL))
 		return -errno;
 	return 0;
+}
+
+/*
+ * A module given as a path must be there when it has to be loaded:
+ * insmod would fail, but only after the lock and the configfs mount.
+ */
+int check_module_file(struct run *r)
+{
+	const struct prof_val *v = &r->prof.v[K_MODULE];
+	char where[PATH_MAX + 32];
+	const char *err;
+	struct stat st;
+
+	if (!cfs_is_default(&r->cfs) || cfs_exists(&r->cfs, NULL) ||
+	    !strchr(v->value, '/'))
+		return 0;
+	if (stat(v->value, &st))
+		err = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		err = "not a regular file";
+	else
+		return 0;
+	hib_err("%s: key 'module': cannot load %s: %s",
+		prof_where(v, where, sizeof(where)), v->value, err);
+	note(r, "check: module file %s: missing: FAILED", v->value);
+	return HIB_EXIT_FAILURE;
+}
+
+int setup_module(struct run *r)
+{
+	const char *spec = r->prof.v[K_MODULE].value;
+	const char *argv[4];
+	bool dry = r->ctl->dry_run;
+	int ret;
+
+	if (!cfs_is_default(&r->cfs)) {
+		if (!cfs_exists(&r->cfs, NULL)) {
+			hib_err("%s does not exist", r->cfs.root);
+			return HIB_EXIT_FAILURE;
+		}
+		return 0;
+	}
+	module_command(spec, argv, 4);
+	if (!configfs_mounted(CFS_MOUNT_POINT)) {
+		if (dry) {
+			note(r, "would mount configfs on %s", CFS_MOUNT_POINT);
+		} else if (configfs_mount(CFS_MOUNT_POINT)) {
+			/* configfs may be a module that suspend2 pulls in. */
+			if (module_load(spec))
+				return HIB_EXIT_FAILURE;
+			ret = configfs_mount(CFS_MOUNT_POINT);
+			if (ret) {
+				hib_err("cannot mount configfs on %s: %s",
+					CFS_MOUNT_POINT, strerror(-ret));
+				return HIB_EXIT_FAILURE;
+			}
+		}
+	}
+	if (cfs_exists(&r->cfs, NULL))
+		return 0;
+	if (dry) {
+		note(r, "would load the module: %s %s %s", argv[0], argv[1],
+		     argv[2]);
+		return 0;
+	}
+	if (module_load(spec))
+		return HIB_EXIT_FAILURE;
+	if (!cfs_exists(&r->cfs, NULL)) {
+		hib_err("%s %s succeeded but %s does not exist", argv[0],
+			argv[1], r->cfs.root);
+		return HIB_EXIT_FAILURE;
+	}
+	return 0;
+}
+
+/*
+ * Every word of the profile (writer, compressor, checksum, powerdown)
+ * must be one the module offers: its capabilities when it is loaded,
+ * else the names it is built with (caps_builtin), a superset of what
+ * any kernel offers.  So a word no module knows is refused before the
+ * module is loaded, in a dry run as in a real run.
+ */
+int check_words(struct run *r)
+{
+	char where[PATH_MAX + 32];
+	int k;
+
+	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
+		const char *list = caps_list_for_key(&r->caps, k);
+		const char *val = r->prof.v[k].value;
+
+		if (!list || !val || word_in_list(val, list))
+			continue;
+		hib_err("%s: key '%s': '%s' is not offered by the %s (it offers: %s)",
+			prof_where(&r->prof.v[k], where, sizeof(where)),
+			conf_keys[k].name, val,
+			r->caps.from_module ? "module" : "suspend2 module",
+			list);
+		note(r, "check: key %s = %s: not offered: FAILED",
+		     conf_keys[k].name, val);
+		return HIB_EXIT_CONFIG;
+	}
+	note(r, "check: writer, compressor, checksum, powerdown: offered by the %s",
+	     r->caps.from_module ? "module" : "suspend2 module (built-in list)");
+	return 0;
+}
+
+int check_module(struct run *r)
+{
+	char buf[1024];
+
+	caps_builtin(&r->caps);
+	if (!cfs_exists(&r->cfs, NULL))
+		return 0;	/* dry run, module not loaded yet */
+	if (!cfs_read(&r->cfs, "capabilities", buf, sizeof(buf)))
+		caps_parse(&r->caps, buf);
+	if (!cfs_read(&r->cfs, "state", buf, sizeof(buf)) &&
+	    strcmp(buf, "idle")) {
+		hib_err("busy: a cycle is running (state %s)", buf);
+		return HIB_EXIT_BUSY;
+	}
+	note(r, "check: module state: idle");
+	return check_words(r);
+}
+
+void unload(struct run *r)
+{
+	char rel[128], others[256];
+	int ret;
+
+	if (!r->prof.unload_module || !cfs_is_default(&r->cfs))
+		return;
+	/* configfs pins the module while a profile directory exists. */
+	cfs_write(&r->cfs, "profile", "");
+	snprintf(rel, sizeof(rel), "profiles/%s", r->prof.name);
+	ret = cfs_rmdir(&r->cfs, rel);
+	if (ret)
+		hib_warn("cannot remove %s/%s: %s", r->cfs.root, rel,
+			 strerror(-ret));
+	/* Profiles made by others pin it too: say so rather than fail rmmod. */
+	if (!r->ctl->dry_run &&
+	    cfs_other_profiles(&r->cfs, r->prof.name, others,
+			       sizeof(others))) {
+		hib_warn("not unloading %s: other profiles pin it (%s/profiles: %s)",
+			 MODULE_NAME, r->cfs.root, others);
+		return;
+	}
+	if (r->ctl->dry_run)
+		note(r, "would unload the module: rmmod %s", MODULE_NAME);
+	else
+		module_unload();
 }

@@ -7,13 +7,13 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cfs.h"
 #include "common.h"
 #include "conf.h"
 #include "options.h"
-#include "systemd.h"
 
 enum {
 	OPT_TEST = CHAR_MAX + 1,
@@ -139,6 +139,10 @@ const char *hib_action_word(enum hib_action a)
 		return "status";
 	case ACT_LIST_PROFILES:
 		return "list-profiles";
+	case ACT_INSTALL_SYSTEMD:
+		return "install-systemd";
+	case ACT_SYSTEM_SLEEP:
+		return "system-sleep";
 	}
 	return "?";
 }
@@ -152,8 +156,6 @@ static int usage_error(void)
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
-	bool install_systemd = false;
-	const char *system_sleep = NULL;
 	int c;
 
 	memset(seen, 0, sizeof(seen));
@@ -226,10 +228,11 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			ctl->action = ACT_LIST_PROFILES;
 			break;
 		case OPT_INSTALL_SYSTEMD:
-			install_systemd = true;
+			ctl->action = ACT_INSTALL_SYSTEMD;
 			break;
 		case OPT_SYSTEM_SLEEP:
-			system_sleep = optarg;
+			ctl->action = ACT_SYSTEM_SLEEP;
+			ctl->sleep_phase = optarg;
 			break;
 		case OPT_JSON:
 			ctl->json = true;
@@ -266,11 +269,26 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			argv[optind]);
 		return usage_error();
 	}
-	/* Done here, like --help: it needs no configuration or module. */
-	hib_verbosity = ctl->verbosity;
-	if (install_systemd)
-		return hib_install_systemd(ctl);
-	if (system_sleep)
-		return hib_system_sleep(system_sleep);
 	return -1;
+}
+
+/*
+ * HIBERNATE_SYSROOT=DIR (tests, an image being built) moves every path
+ * the command writes or runs programs from (the lock file, the systemd
+ * drop-in, the system-sleep hooks) under DIR; NULL when unset.
+ */
+const char *hib_sysroot(void)
+{
+	const char *r = getenv("HIBERNATE_SYSROOT");
+
+	return r && *r ? r : NULL;
+}
+
+/* PATH under HIBERNATE_SYSROOT, in BUF when there is one. */
+const char *hib_path(const char *path, char *buf, size_t len)
+{
+	if (!hib_sysroot())
+		return path;
+	snprintf(buf, len, "%s%s", hib_sysroot(), path);
+	return buf;
 }

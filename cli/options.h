@@ -15,6 +15,8 @@ enum hib_action {
 	ACT_INVALIDATE,
 	ACT_STATUS,
 	ACT_LIST_PROFILES,
+	ACT_INSTALL_SYSTEMD,
+	ACT_SYSTEM_SLEEP,
 };
 
 /* Everything the command line decides, in one place. */
@@ -25,6 +27,7 @@ struct hib_ctl {
 	bool config_given;
 	const char *configfs;
 	const char *module;
+	const char *sleep_phase;	/* --system-sleep PHASE */
 	const char *sets[HIB_MAX_SETS];
 	int nsets;
 	bool dry_run;
@@ -37,5 +40,7 @@ struct hib_ctl {
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv);
 void hib_usage(FILE *out);
 const char *hib_action_word(enum hib_action a);
+const char *hib_sysroot(void);
+const char *hib_path(const char *path, char *buf, size_t len);
 
 #endif

@@ -1,91 +1,142 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Every kernel key is written, defaults included, so the kernel's profile
- * is exactly what the configuration says whatever it held before.  writer
- * goes first because the kernel validates target against the writer.
- * Each value is read back: the contract says a stored value reads back
- * exactly as written, so a difference is a bug worth stopping for.
+ * Profile resolution: the profile's own keys, then its parents' up the
+ * inherit chain, then the built-in defaults; --set on top of that.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 #include "profile.h"
 
-/* EBUSY on a configuration write means a cycle runs; the rest refusals. */
-int errno_exit_code(int err)
+/* The values the command acts on, from whichever layer set the key. */
+static void derive(struct profile *p)
 {
-	return err == EBUSY ? HIB_EXIT_BUSY : HIB_EXIT_KERNEL;
+	p->hook_timeout = atoi(p->v[K_HOOK_TIMEOUT].value);
+	p->unload_module = !strcmp(p->v[K_UNLOAD_MODULE].value, "yes");
+	p->swap_on_demand = !strcmp(p->v[K_SWAP_ON_DEMAND].value, "yes");
 }
 
-int profile_apply(const struct cfs *c, const struct profile *p,
-		  const char *target_dev)
+int conf_resolve(const struct conf *c, const char *name, struct profile *p,
+		 char *err, size_t errlen)
 {
-	char rel[128], back[512], where[PATH_MAX + 32];
-	const char *val;
-	int k, r;
+	const struct conf_profile *chain[64];
+	const struct conf_profile *cp;
+	size_t n = 0, i;
+	int k;
 
-	snprintf(rel, sizeof(rel), "profiles/%s", p->name);
-	if (!cfs_exists(c, rel)) {
-		r = cfs_mkdir(c, rel);
-		if (r) {
-			hib_err("cannot create profile '%s' (mkdir %s/%s): %s",
-				p->name, c->root, rel, strerror(-r));
-			return errno_exit_code(-r);
+	memset(p, 0, sizeof(*p));
+	cp = conf_find(c, name);
+	if (!cp && strcmp(name, CONF_DEFAULT_PROFILE)) {
+		const char *s = conf_suggest_profile(c, name);
+
+		snprintf(err, errlen, "%s: no profile '%s'%s%s%s (see --list-profiles)",
+			 c->path ? c->path : "config", name,
+			 s ? " (did you mean '" : "", s ? s : "",
+			 s ? "'?)" : "");
+		return -ENOENT;
+	}
+	while (cp && n < ARRAY_SIZE(chain)) {
+		const char *par = conf_parent(cp);
+
+		chain[n++] = cp;
+		cp = par ? conf_find(c, par) : NULL;
+	}
+	p->name = name;
+	for (k = 0; k < K_NR; k++) {
+		p->v[k].value = conf_keys[k].def;
+		for (i = 0; i < n; i++) {
+			if (chain[i]->v[k].value) {
+				p->v[k].value = chain[i]->v[k].value;
+				p->v[k].file = c->path;
+				p->v[k].line = chain[i]->v[k].line;
+				break;
+			}
 		}
 	}
-	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
-		val = k == K_TARGET && target_dev ? target_dev : p->v[k].value;
-		if (!val)
-			continue;
-		snprintf(rel, sizeof(rel), "profiles/%s/%s", p->name,
-			 conf_keys[k].name);
-		prof_where(&p->v[k], where, sizeof(where));
-		r = cfs_write(c, rel, val);
-		if (r == -EBUSY) {
-			hib_err("busy: another cycle is running (the kernel refuses profile changes until it ends)");
-			return HIB_EXIT_BUSY;
+	/* A profile's hook list replaces its parent's as a whole. */
+	for (i = 0; i < n; i++) {
+		if (chain[i]->npre) {
+			p->pre = chain[i]->pre;
+			p->npre = chain[i]->npre;
+			break;
 		}
-		if (r) {
-			hib_err("%s: key '%s' = '%s': the kernel refused it: %s",
-				where, conf_keys[k].name, val, strerror(-r));
-			return errno_exit_code(-r);
-		}
-		if (c->dry_run)
-			continue;
-		r = cfs_read(c, rel, back, sizeof(back));
-		if (r) {
-			hib_err("%s: key '%s': cannot read it back: %s", where,
-				conf_keys[k].name, strerror(-r));
-			return HIB_EXIT_KERNEL;
-		}
-		if (strcmp(back, val)) {
-			hib_err("%s: key '%s': wrote '%s' but it reads back as '%s'",
-				where, conf_keys[k].name, val, back);
-			return HIB_EXIT_KERNEL;
-		}
-		hib_verbose("%s/%s = %s (%s)", c->root, rel, val, where);
 	}
+	for (i = 0; i < n; i++) {
+		if (chain[i]->npost) {
+			p->post = chain[i]->post;
+			p->npost = chain[i]->npost;
+			break;
+		}
+	}
+	p->hook_file = c->path;
+	derive(p);
 	return 0;
 }
 
-int profile_select(const struct cfs *c, const char *name)
+/* --set KEY=VALUE: one more layer on top of the resolved profile. */
+int profile_override(struct profile *p, const char *assignment,
+		     char *err, size_t errlen)
 {
-	char back[128];
-	int r = cfs_write(c, "profile", name);
+	char key[64], norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
+	const char *eq = strchr(assignment, '='), *sugg;
+	size_t klen;
+	int k;
 
-	if (r) {
-		hib_err("cannot select profile '%s': %s", name, strerror(-r));
-		return errno_exit_code(-r);
+	if (!eq || eq == assignment ||
+	    (size_t)(eq - assignment) >= sizeof(key)) {
+		snprintf(err, errlen, "--set: expected KEY=VALUE, got '%s'",
+			 assignment);
+		return -EINVAL;
 	}
-	if (c->dry_run)
-		return 0;
-	r = cfs_read(c, "profile", back, sizeof(back));
-	if (r || strcmp(back, name)) {
-		hib_err("selected profile '%s' but 'profile' reads back as '%s'",
-			name, r ? strerror(-r) : back);
-		return HIB_EXIT_KERNEL;
+	klen = eq - assignment;
+	memcpy(key, assignment, klen);
+	key[klen] = '\0';
+	k = conf_key_lookup(key);
+	if (k < 0 || k == K_INHERIT || k == K_PRE_HIBERNATE ||
+	    k == K_POST_RESUME) {
+		sugg = k < 0 ? conf_suggest_key(key) : NULL;
+		snprintf(err, errlen, "--set: %s key '%s'%s%s%s",
+			 k < 0 ? "unknown" : "cannot override", key,
+			 sugg ? " (did you mean '" : "", sugg ? sugg : "",
+			 sugg ? "'?)" : "");
+		return -EINVAL;
 	}
+	if (conf_check_value(&conf_keys[k], eq + 1, norm, sizeof(norm), why,
+			     sizeof(why))) {
+		snprintf(err, errlen, "--set: key '%s': %s", key, why);
+		return -EINVAL;
+	}
+	free(p->owned[k]);
+	p->owned[k] = strdup(norm);
+	if (!p->owned[k])
+		return -ENOMEM;
+	p->v[k].value = p->owned[k];
+	p->v[k].file = "command line";
+	p->v[k].line = 0;
+	derive(p);
 	return 0;
+}
+
+void profile_free(struct profile *p)
+{
+	int k;
+
+	for (k = 0; k < K_NR; k++) {
+		free(p->owned[k]);
+		p->owned[k] = NULL;
+	}
+}
+
+const char *prof_where(const struct prof_val *pv, char *buf, size_t len)
+{
+	if (!pv->file)
+		snprintf(buf, len, "built-in default");
+	else if (!pv->line)
+		snprintf(buf, len, "%s", pv->file);
+	else
+		snprintf(buf, len, "%s:%d", pv->file, pv->line);
+	return buf;
 }

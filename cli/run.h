@@ -1,10 +1,58 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sequence behind each action; returns the exit status. */
+/*
+ * The sequence behind each action (run.c) and the steps it takes, each in
+ * the file of its job: trust.c, module.c, target.c.
+ */
 #ifndef HIB_RUN_H
 #define HIB_RUN_H
 
-#include "options.h"
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 
+#include "caps.h"
+#include "cfs.h"
+#include "common.h"
+#include "conf.h"
+#include "options.h"
+#include "profile.h"
+
+struct run {
+	const struct hib_ctl *ctl;
+	struct cfs cfs;
+	struct conf conf;
+	struct profile prof;
+	struct caps caps;
+	char target[PATH_MAX];
+	bool swapped_on;	/* swap_on_demand: we enabled the target */
+	int lock_fd;
+	FILE *plan;		/* dry run: stdout, or a buffer for --json */
+};
+
+/* Returns the exit status. */
 int hib_run(const struct hib_ctl *ctl);
+void note(struct run *r, const char *fmt, ...) HIB_PRINTF(2, 3);
+
+/* trust.c */
+bool needs_root(const struct hib_ctl *ctl, const struct cfs *c);
+void note_root(struct run *r);
+int check_hooks(struct run *r);
+int check_module_trust(struct run *r);
+
+/* module.c */
+int check_module_file(struct run *r);
+int setup_module(struct run *r);
+int check_words(struct run *r);
+int check_module(struct run *r);
+void unload(struct run *r);
+
+/* json.c; IMPLICIT: [default] exists without a section in the file. */
+void profiles_json(FILE *out, const struct conf *c, bool implicit);
+
+/* target.c */
+bool swap_writer(const struct run *r);
+int swap_on_demand(struct run *r, bool on);
+void print_resume_location(struct run *r);
+int check_target(struct run *r, bool need_room);
 
 #endif

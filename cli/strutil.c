@@ -34,6 +34,28 @@ void str_chomp(char *s)
 }
 
 /*
+ * /proc/mounts, mountinfo and /proc/swaps write a blank, tab, newline or
+ * backslash in a path as \040, \011, \012, \134 (the kernel's
+ * seq_file escapes), so the path is one field: undo that in place.
+ */
+void str_unoctal(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++, w++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*w = (s[1] - '0') << 6 | (s[2] - '0') << 3 |
+			     (s[3] - '0');
+			s += 3;
+		} else {
+			*w = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/*
  * The decimal number at the start of @s, no sign, no blanks ("-1" must
  * not become 2^64 - 1); *end points past it.
  */

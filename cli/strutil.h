@@ -9,6 +9,7 @@
 
 char *str_trim(char *s);
 void str_chomp(char *s);
+void str_unoctal(char *s);
 int parse_u64(const char *s, uint64_t *out);
 int parse_size(const char *s, uint64_t *out);
 size_t edit_distance(const char *a, const char *b);

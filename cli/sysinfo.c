@@ -72,6 +72,7 @@ int sys_swap_free(const char *swaps, const char *dev, uint64_t *free_bytes)
 		if (sscanf(line, "%4095s %31s %llu %llu", name, type, &size,
 			   &used) != 4)
 			continue;
+		str_unoctal(name);
 		if (!same_device(name, dev))
 			continue;
 		*free_bytes = (size > used ? size - used : 0) * 1024ULL;
@@ -211,6 +212,8 @@ int sys_rw_block_mounts(const char *mounts, char *out, size_t len)
 		if (sscanf(line, "%4095s %4095s %63s %1023s", dev, dir, type,
 			   opts) != 4)
 			continue;
+		str_unoctal(dev);
+		str_unoctal(dir);
 		if (strncmp(opts, "rw", 2) || (opts[2] && opts[2] != ','))
 			continue;
 		if (stat(dev, &st) || !S_ISBLK(st.st_mode))

@@ -17,13 +17,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cfs.h"
 #include "common.h"
-#include "conf.h"
 #include "perm.h"
+#include "profile.h"
+#include "spawn.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */
@@ -95,7 +95,7 @@ bool sd_quote(const char *w, char *out, size_t len)
  * the file and every directory above it must be root's alone (a sticky
  * directory such as /tmp only lets others add names, not replace ours);
  * perm_owner_mode also accepts the invoking user's own files, which only
- * matters when HIBERNATE_SYSTEMD_DIR points the drop-in elsewhere.
+ * matters when HIBERNATE_SYSROOT moves the drop-in elsewhere.
  */
 static int path_trusted(const char *path, char *why, size_t len)
 {
@@ -193,6 +193,17 @@ static int add_word(char *line, size_t len, const char *w)
 	return 0;
 }
 
+/* Append an option and its path, made absolute. */
+static int add_path(char *line, size_t len, const char *opt, const char *path)
+{
+	char p[PATH_MAX];
+	int ret = abs_path(opt, path, p, sizeof(p));
+
+	if (!ret)
+		ret = add_word(line, len, opt);
+	return ret ? ret : add_word(line, len, p);
+}
+
 #define DROPIN_FORMAT \
 	"# Written by hibernate --install-systemd: systemctl hibernate\n" \
 	"# runs suspend2 with profile %s.  Remove this file and run\n" \
@@ -208,31 +219,16 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 		    size_t len)
 {
 	char line[8192] = "", pre[PATH_MAX * 2 + 64] = "",
-	     post[PATH_MAX * 2 + 64] = "", p[PATH_MAX];
+	     post[PATH_MAX * 2 + 64] = "";
 	int i, ret;
 
 	ret = add_word(line, sizeof(line), self);
-	if (!ret && ctl->config_given) {
-		ret = abs_path("-c", ctl->config, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "-c");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
-	if (!ret && ctl->module) {
-		ret = abs_path("--module", ctl->module, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "--module");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
-	if (!ret && strcmp(ctl->configfs, CFS_DEFAULT_ROOT)) {
-		ret = abs_path("--configfs", ctl->configfs, p, sizeof(p));
-		if (!ret)
-			ret = add_word(line, sizeof(line), "--configfs");
-		if (!ret)
-			ret = add_word(line, sizeof(line), p);
-	}
+	if (!ret && ctl->config_given)
+		ret = add_path(line, sizeof(line), "-c", ctl->config);
+	if (!ret && ctl->module)
+		ret = add_path(line, sizeof(line), "--module", ctl->module);
+	if (!ret && strcmp(ctl->configfs, CFS_DEFAULT_ROOT))
+		ret = add_path(line, sizeof(line), "--configfs", ctl->configfs);
 	for (i = 0; !ret && i < ctl->nsets; i++) {
 		ret = add_word(line, sizeof(line), "--set");
 		if (!ret)
@@ -296,20 +292,20 @@ static void check_profile(const struct hib_ctl *ctl)
 
 int hib_install_systemd(const struct hib_ctl *ctl)
 {
-	const char *dir = getenv("HIBERNATE_SYSTEMD_DIR");
 	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
+	char buf[PATH_MAX];
+	const char *dir = hib_path(SYSTEMD_DROPIN_DIR, buf, sizeof(buf));
+	const char *argv[] = { "systemctl", "daemon-reload", NULL };
+	const struct spawn reload = { .file = argv[0], .argv = argv };
 	FILE *f;
 	int fd;
 	int ret;
 
 	/* Another directory (tests, an image being built) is the user's. */
-	if (!dir || !*dir) {
-		dir = SYSTEMD_DROPIN_DIR;
-		if (!ctl->dry_run && !perm_is_root()) {
-			hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
-				dir, SYSTEMD_DROPIN_NAME);
-			return HIB_EXIT_PERM;
-		}
+	if (!hib_sysroot() && !ctl->dry_run && !perm_is_root()) {
+		hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
+			dir, SYSTEMD_DROPIN_NAME);
+		return HIB_EXIT_PERM;
 	}
 	if (!profile_name_ok(ctl->profile)) {
 		hib_err("--install-systemd: bad profile name '%s'",
@@ -357,9 +353,9 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	}
 	hib_info("installed %s (profile %s)", path, ctl->profile);
 	/* Only a running systemd needs to reload; a chroot or image does not. */
-	if (!getenv("HIBERNATE_SYSTEMD_DIR") &&
+	if (!hib_sysroot() &&
 	    access("/run/systemd/system", F_OK) == 0 &&
-	    system("systemctl daemon-reload") != 0)
+	    spawn_run(&reload) != 0)
 		hib_err("systemctl daemon-reload failed");
 	return HIB_EXIT_OK;
 }
@@ -369,16 +365,9 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 struct sleep_hook {
 	char name[NAME_MAX + 1];
 	char path[PATH_MAX];
-	pid_t pid;
+	struct child c;
+	bool running;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int hook_cmp(const void *a, const void *b)
 {
@@ -395,13 +384,16 @@ static int hook_cmp(const void *a, const void *b)
 static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 			    size_t max)
 {
-	char dirs[4096], seen[16][PATH_MAX], *d, *save = NULL, *real;
+	char dirs[4096], seen[16][PATH_MAX], buf[PATH_MAX], *save = NULL;
+	const char *d;
+	char *real;
 	size_t n = 0, nseen = 0, i;
 	struct dirent *de;
 	DIR *dp;
 
 	snprintf(dirs, sizeof(dirs), "%s", dirlist);
 	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		d = hib_path(d, buf, sizeof(buf));
 		real = realpath(d, NULL);
 		if (!real)
 			continue;
@@ -427,7 +419,7 @@ static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 				 de->d_name);
 			snprintf(h[n].path, sizeof(h[n].path), "%s/%s", d,
 				 de->d_name);
-			h[n].pid = 0;
+			h[n].running = false;
 			n++;
 		}
 		closedir(dp);
@@ -436,32 +428,25 @@ static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 	return n;
 }
 
-static pid_t start_hook(const char *path, const char *phase)
+static int start_hook(struct sleep_hook *h, const char *phase)
 {
-	pid_t pid;
+	const char *argv[] = { h->path, phase, "hibernate", NULL };
+	const char *env[] = { "SYSTEMD_SLEEP_ACTION=hibernate", NULL };
+	const struct spawn s = { .file = h->path, .argv = argv, .env = env,
+				 .own_group = true, .stdout_to_stderr = true,
+				 .say_exec_error = true };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid)
-		return pid;
-	setpgid(0, 0);
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	setenv("SYSTEMD_SLEEP_ACTION", "hibernate", 1);
-	execl(path, path, phase, "hibernate", (char *)NULL);
-	fprintf(stderr, "hibernate: %s: %s\n", path, strerror(errno));
-	_exit(127);
+	return spawn_start(&s, &h->c);
 }
 
 int hib_system_sleep(const char *phase)
 {
-	const char *dirs = getenv("HIBERNATE_SYSTEM_SLEEP_DIRS");
 	struct sleep_hook *h;
 	char why[2 * PATH_MAX + 256];
-	uint64_t deadline;
-	size_t n, i, running = 0;
+	long long deadline, now;
+	size_t n, i;
 	struct stat st;
-	int status, ret = HIB_EXIT_OK;
-	pid_t pid;
+	int r, ws, ret = HIB_EXIT_OK;
 
 	if (strcmp(phase, "pre") && strcmp(phase, "post")) {
 		hib_err("--system-sleep: expected 'pre' or 'post', got '%s'",
@@ -471,8 +456,7 @@ int hib_system_sleep(const char *phase)
 	h = calloc(SYSTEM_SLEEP_MAX, sizeof(*h));
 	if (!h)
 		return HIB_EXIT_FAILURE;
-	n = collect_hooks(dirs && *dirs ? dirs : SYSTEM_SLEEP_DIRS, h,
-			  SYSTEM_SLEEP_MAX);
+	n = collect_hooks(SYSTEM_SLEEP_DIRS, h, SYSTEM_SLEEP_MAX);
 	for (i = 0; i < n; i++) {
 		/* A link to /dev/null masks a hook, as in systemd. */
 		if (stat(h[i].path, &st) || !S_ISREG(st.st_mode) ||
@@ -488,54 +472,33 @@ int hib_system_sleep(const char *phase)
 		}
 		hib_verbose("system-sleep hook: %s %s hibernate", h[i].path,
 			    phase);
-		h[i].pid = start_hook(h[i].path, phase);
-		if (h[i].pid < 0) {
-			hib_warn("cannot run %s: %s", h[i].path,
-				 strerror(errno));
-			h[i].pid = 0;
+		r = start_hook(&h[i], phase);
+		if (r) {
+			hib_warn("cannot run %s: %s", h[i].path, strerror(-r));
 			ret = HIB_EXIT_FAILURE;
 			continue;
 		}
-		running++;
+		h[i].running = true;
 	}
-	/* All at once, as systemd-sleep does, and waited for together. */
-	deadline = now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000ULL;
-	while (running) {
-		pid = waitpid(-1, &status, WNOHANG);
-		if (pid < 0 && errno != EINTR)
-			break;
-		if (pid <= 0) {
-			const struct timespec tick = { 0, 20 * 1000 * 1000 };
-
-			if (now_ms() < deadline) {
-				nanosleep(&tick, NULL);
-				continue;
-			}
-			for (i = 0; i < n; i++) {
-				if (h[i].pid <= 0)
-					continue;
-				hib_warn("system-sleep hook %s %s: killed after %d s",
-					 h[i].path, phase,
-					 SYSTEM_SLEEP_TIMEOUT_S);
-				kill(-h[i].pid, SIGKILL);
-				waitpid(h[i].pid, &status, 0);
-				h[i].pid = 0;
-			}
-			ret = HIB_EXIT_FAILURE;
-			break;
-		}
-		for (i = 0; i < n && h[i].pid != pid; i++)
-			;
-		if (i == n)
+	/* All at once, as systemd-sleep does, with one deadline for them all. */
+	deadline = spawn_now_ms() + SYSTEM_SLEEP_TIMEOUT_S * 1000LL;
+	for (i = 0; i < n; i++) {
+		if (!h[i].running)
 			continue;
-		h[i].pid = 0;
-		running--;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		now = spawn_now_ms();
+		r = spawn_wait(&h[i].c, now < deadline ? deadline - now : 0);
+		if (r == -ETIMEDOUT) {
+			hib_warn("system-sleep hook %s %s: killed after %d s",
+				 h[i].path, phase, SYSTEM_SLEEP_TIMEOUT_S);
+			spawn_kill(&h[i].c, SIGKILL);
+			spawn_wait(&h[i].c, -1);
+			ret = HIB_EXIT_FAILURE;
+		} else if (r > 0) {
+			ws = h[i].c.status;
 			hib_warn("system-sleep hook %s %s hibernate failed (%s %d)",
 				 h[i].path, phase,
-				 WIFEXITED(status) ? "status" : "signal",
-				 WIFEXITED(status) ? WEXITSTATUS(status) :
-						     WTERMSIG(status));
+				 WIFEXITED(ws) ? "status" : "signal",
+				 WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
 			if (ret == HIB_EXIT_OK)
 				ret = HIB_EXIT_FAILURE;
 		}

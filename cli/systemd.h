@@ -19,8 +19,7 @@
 
 /*
  * Where systemd-sleep(8) finds its hooks; a name in an earlier directory
- * hides the same name in a later one.  HIBERNATE_SYSTEM_SLEEP_DIRS (the
- * same form) replaces the list, for tests.
+ * hides the same name in a later one.  HIBERNATE_SYSROOT moves them.
  */
 #define SYSTEM_SLEEP_DIRS \
 	"/etc/systemd/system-sleep:/usr/local/lib/systemd/system-sleep:" \
@@ -32,8 +31,8 @@
 /*
  * Write the drop-in that makes systemd-hibernate.service run this
  * hibernate, with the -c, --module, --configfs, --set and --force of CTL
- * and its profile, into $HIBERNATE_SYSTEMD_DIR (default
- * SYSTEMD_DROPIN_DIR), then "systemctl daemon-reload" when systemd runs.
+ * and its profile, into SYSTEMD_DROPIN_DIR (under HIBERNATE_SYSROOT if
+ * set), then "systemctl daemon-reload" when systemd runs.
  * With --dry-run, print it instead.  Returns an exit status.
  */
 int hib_install_systemd(const struct hib_ctl *ctl);

@@ -11,7 +11,7 @@
 #
 # The environment can move every path, for tests and odd systems:
 # HIBERNATE, HIBERNATE_CONF, POWER_SUPPLY_DIR, SUSPEND2_ACPI_LOCK,
-# SUSPEND2_ACPI_STAMP, SUSPEND2_ACPI_GRACE, HIBERNATE_LOCK_FILE.
+# SUSPEND2_ACPI_STAMP, SUSPEND2_ACPI_GRACE, HIBERNATE_SYSROOT.
 
 HIBERNATE=${HIBERNATE:-hibernate}
 CONF=${HIBERNATE_CONF:-/etc/hibernate.conf}
@@ -19,7 +19,7 @@ POWER_SUPPLY=${POWER_SUPPLY_DIR:-/sys/class/power_supply}
 LOCK=${SUSPEND2_ACPI_LOCK:-/run/suspend2-acpi.lock}
 STAMP=${SUSPEND2_ACPI_STAMP:-/run/suspend2-acpi.last}
 GRACE=${SUSPEND2_ACPI_GRACE:-10}
-HLOCK=${HIBERNATE_LOCK_FILE:-/run/hibernate.lock}
+HLOCK=${HIBERNATE_SYSROOT:-}/run/hibernate.lock
 
 log() {
 	logger -t suspend2-acpi -- "$*"

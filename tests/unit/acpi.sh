@@ -32,7 +32,8 @@ CONF
 export PATH=$T/bin:$PATH FAKE_LOG=$T/calls LOGGER_LOG=$T/log
 export HIBERNATE_CONF=$T/h.conf POWER_SUPPLY_DIR=$T/ps
 export SUSPEND2_ACPI_LOCK=$T/acpi.lock SUSPEND2_ACPI_STAMP=$T/stamp
-export HIBERNATE_LOCK_FILE=$T/hibernate.lock SUSPEND2_ACPI_GRACE=0
+export HIBERNATE_SYSROOT=$T SUSPEND2_ACPI_GRACE=0
+mkdir -p "$T/run"
 
 # acpid EVENTFILE EVENT: run the event file's action for EVENT.
 acpid() {

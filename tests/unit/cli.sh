@@ -3,7 +3,8 @@
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export HIBERNATE_LOCK_FILE=$T/lock
+export HIBERNATE_SYSROOT=$T
+mkdir -p "$T/run"
 
 fake_tree() {
 	local d=$1 a
@@ -119,7 +120,7 @@ python3 -c 'import fcntl, sys, time
 f = open(sys.argv[1], "w")
 fcntl.flock(f, fcntl.LOCK_EX)
 print("locked", flush=True)
-time.sleep(30)' "$HIBERNATE_LOCK_FILE" >"$T/locked" &
+time.sleep(30)' "$T/run/hibernate.lock" >"$T/locked" &
 holder=$!
 # Wait (up to 60 s on a loaded machine) until the holder has the lock.
 for _ in $(seq 300); do [[ -s $T/locked ]] && break; sleep 0.2; done
@@ -150,15 +151,14 @@ expect_rc "--resume dry run" 0 "$HIB" -c "$T/h.conf" --configfs "$CFS" -p p --re
 check "--resume dry run prints resume" grep -qx "$CFS/action = resume" "$T/out"
 
 # --install-systemd writes the systemd-hibernate.service drop-in.
-export HIBERNATE_SYSTEMD_DIR=$T/systemd/systemd-hibernate.service.d
+D=$T/etc/systemd/system/systemd-hibernate.service.d
 expect_rc "--install-systemd" 0 "$HIB" --install-systemd -p battery
 check "--install-systemd writes ExecStart with the profile" \
-	grep -qx "ExecStart=$HIB -p battery" "$HIBERNATE_SYSTEMD_DIR/suspend2.conf"
+	grep -qx "ExecStart=$HIB -p battery" "$D/suspend2.conf"
 check "--install-systemd clears the old ExecStart" \
-	grep -qx "ExecStart=" "$HIBERNATE_SYSTEMD_DIR/suspend2.conf"
-rm -rf "$T/systemd"
+	grep -qx "ExecStart=" "$D/suspend2.conf"
+rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd --dry-run" 0 "$HIB" --install-systemd -n
-check "--install-systemd --dry-run writes nothing" test ! -e "$T/systemd"
+check "--install-systemd --dry-run writes nothing" test ! -e "$T/etc/systemd"
 expect_rc "--install-systemd bad profile" 2 "$HIB" --install-systemd -p 'a;b'
 expect_rc "--install-systemd with --test" 2 "$HIB" --install-systemd --test
-unset HIBERNATE_SYSTEMD_DIR

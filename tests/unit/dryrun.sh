@@ -7,7 +7,8 @@
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export HIBERNATE_LOCK_FILE=$T/lock
+export HIBERNATE_SYSROOT=$T
+mkdir -p "$T/run"
 CFS=$T/cfs
 
 fake_tree() {

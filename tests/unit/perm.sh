@@ -5,7 +5,8 @@
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export HIBERNATE_LOCK_FILE=$T/lock
+export HIBERNATE_SYSROOT=$T
+mkdir -p "$T/run"
 CFS=$T/cfs
 mkdir -p "$CFS/profiles/default" "$CFS/results"
 echo idle >"$CFS/state"
@@ -95,11 +96,11 @@ cycle "0755 hook program runs" 0 "$T/prog.conf"
 check "0755 hook program ran" test -e "$T/marker"
 
 # A symbolic link where the lock file goes: refused, its target untouched.
-rm -f "$T/lock"
-ln -s "$T/victim" "$T/lock"
+rm -f "$T/run/hibernate.lock"
+ln -s "$T/victim" "$T/run/hibernate.lock"
 cycle "symlink lock file exits 7" 7 "$T/ok.conf"
 check "symlink lock: message" \
-	grep -q "refusing the lock file $T/lock: it is a symbolic link" "$T/err"
+	grep -q "refusing the lock file $T/run/hibernate.lock: it is a symbolic link" "$T/err"
 check "symlink lock: target not created" test ! -e "$T/victim"
 check "symlink lock: no hook ran" test ! -e "$T/marker"
 echo precious >"$T/victim"
@@ -107,7 +108,7 @@ cycle "symlink lock file to an existing file exits 7" 7 "$T/ok.conf"
 check "symlink lock: target unchanged" test "$(cat "$T/victim")" = precious
 expect_rc "symlink lock file, dry run exits 7" 7 \
 	"$HIB" -c "$T/ok.conf" --configfs "$CFS" --test -f -n
-rm -f "$T/lock"
+rm -f "$T/run/hibernate.lock"
 
 # Not root, for real: the owner of the process is nobody.
 if ! command -v setpriv >/dev/null || [[ $(id -u) != 0 ]]; then
@@ -121,14 +122,14 @@ chmod 0755 "$T"
 for a in "" --test --resume --invalidate; do
 	# shellcheck disable=SC2086
 	expect_rc "not root: hibernate ${a:-(hibernate)} exits 7" 7 \
-		env -u HIBERNATE_SYSTEMD_DIR setpriv --reuid=65534 \
+		env -u HIBERNATE_SYSROOT setpriv --reuid=65534 \
 		--regid=65534 --clear-groups -- "$HIB" $a -c /nonexistent
 	check "not root: hibernate ${a:-(hibernate)} says why" grep -qx \
 		"hibernate: must be run as root (it freezes every process and writes the memory image)" "$T/err"
 done
 # --install-systemd freezes nothing: its message says what it does need root for.
 expect_rc "not root: hibernate --install-systemd exits 7" 7 \
-	env -u HIBERNATE_SYSTEMD_DIR setpriv --reuid=65534 --regid=65534 \
+	env -u HIBERNATE_SYSROOT setpriv --reuid=65534 --regid=65534 \
 	--clear-groups -- "$HIB" --install-systemd
 check "not root: hibernate --install-systemd says why" grep -qx \
 	"hibernate: --install-systemd must be run as root: it writes /etc/systemd/system/systemd-hibernate.service.d/suspend2.conf and runs systemctl daemon-reload (--dry-run prints the drop-in)" "$T/err"
@@ -149,12 +150,12 @@ fi
 
 # A user's own files, with their own --configfs tree: their hooks run.
 U=$T/user
-mkdir "$U"
+mkdir -p "$U/run"
 cp -r "$CFS" "$U/cfs"
 conf "$U/h.conf" 0644 "touch $U/marker"
 chown -R 65534:65534 "$U"
 expect_rc "not root: own config and tree, hooks run" 0 nobody env \
-	HIBERNATE_LOCK_FILE="$U/lock" "$HIB" -c "$U/h.conf" \
+	HIBERNATE_SYSROOT="$U" "$HIB" -c "$U/h.conf" \
 	--configfs "$U/cfs" --test -f -q
 check "not root: own hook ran" test -e "$U/marker"
 # Root refuses a config someone else owns.

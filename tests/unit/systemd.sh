@@ -5,8 +5,8 @@
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export HIBERNATE_SYSTEMD_DIR=$T/systemd
-D=$HIBERNATE_SYSTEMD_DIR/suspend2.conf
+export HIBERNATE_SYSROOT=$T
+D=$T/etc/systemd/system/systemd-hibernate.service.d/suspend2.conf
 REAL=$(realpath "$HIB")
 
 # The options that were given, with absolute paths.
@@ -78,21 +78,21 @@ fi
 # name of /usr/lib, a link to /dev/null masking one, with "pre" or "post"
 # and "hibernate", SYSTEMD_SLEEP_ACTION=hibernate.
 not_in() { ! grep -q "$1" "$2"; }
-S=$T/sleep
-mkdir -p "$S/etc" "$S/lib"
+E=$T/etc/systemd/system-sleep
+L=$T/usr/lib/systemd/system-sleep
+mkdir -p "$E" "$L"
 export SLEEP_LOG=$T/sleep.log
 hook() {
 	printf '#!/bin/sh\necho "%s $1 $2 $SYSTEMD_SLEEP_ACTION" >>"$SLEEP_LOG"\nexit %s\n' \
-		"$2" "${3:-0}" >"$S/$1"
-	chmod 0755 "$S/$1"
+		"$2" "${3:-0}" >"$T/$1"
+	chmod 0755 "$T/$1"
 }
-hook lib/10nvidia nvidia
-hook lib/20tlp tlp-lib
-hook etc/20tlp tlp-etc
-hook lib/30masked masked
-ln -s /dev/null "$S/etc/30masked"
-printf 'echo not executable >>"$SLEEP_LOG"\n' >"$S/lib/40plain"
-export HIBERNATE_SYSTEM_SLEEP_DIRS=$S/etc:$S/lib
+hook usr/lib/systemd/system-sleep/10nvidia nvidia
+hook usr/lib/systemd/system-sleep/20tlp tlp-lib
+hook etc/systemd/system-sleep/20tlp tlp-etc
+hook usr/lib/systemd/system-sleep/30masked masked
+ln -s /dev/null "$E/30masked"
+printf 'echo not executable >>"$SLEEP_LOG"\n' >"$L/40plain"
 expect_rc "--system-sleep pre" 0 "$HIB" --system-sleep pre
 check "pre: the hooks, with pre hibernate" \
 	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia pre hibernate hibernate|tlp-etc pre hibernate hibernate|"
@@ -101,24 +101,23 @@ expect_rc "--system-sleep post" 0 "$HIB" --system-sleep post
 check "post: the same hooks, with post hibernate" \
 	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia post hibernate hibernate|tlp-etc post hibernate hibernate|"
 # A failing hook is reported; the others still run.
-hook lib/50fails fails 3
+hook usr/lib/systemd/system-sleep/50fails fails 3
 : >"$SLEEP_LOG"
 expect_rc "--system-sleep, a hook fails: exit 1" 1 "$HIB" --system-sleep post
-check "the failure is named" grep -q "system-sleep hook $S/lib/50fails post hibernate failed (status 3)" "$T/err"
+check "the failure is named" grep -q "system-sleep hook $L/50fails post hibernate failed (status 3)" "$T/err"
 check "the others ran" grep -q "^nvidia post" "$SLEEP_LOG"
-rm "$S/lib/50fails"
+rm "$L/50fails"
 # Root runs them: one that others may write is not run.
-hook lib/60open open
-chmod 0777 "$S/lib/60open"
+hook usr/lib/systemd/system-sleep/60open open
+chmod 0777 "$L/60open"
 : >"$SLEEP_LOG"
 expect_rc "--system-sleep, a hook others may write: exit 7" 7 "$HIB" --system-sleep pre
 check "that hook did not run" not_in "^open" "$SLEEP_LOG"
-check "the fix is named" grep -q "chmod go-w $S/lib/60open" "$T/err"
+check "the fix is named" grep -q "chmod go-w $L/60open" "$T/err"
 expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
 expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
 
 # A profile that cannot work yet: the drop-in is written, with a warning.
-unset HIBERNATE_SYSTEM_SLEEP_DIRS
 expect_rc "--install-systemd, profile without a target" 0 \
 	"$HIB" --install-systemd -c "$TOP/etc/hibernate.conf" -p battery
 check "warns: no target" grep -q "^hibernate: warning: profile 'battery' of $TOP/etc/hibernate.conf has no target: systemctl hibernate will fail" "$T/err"

@@ -16,7 +16,6 @@
 #include "../../cli/cfs.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
-#include "../../cli/profile.h"
 #include "../../cli/report.h"
 #include "test_util.h"
 
@@ -65,9 +64,7 @@ static void resolve(struct conf *c, struct profile *p, const char *text)
 {
 	char err[256];
 
-	conf_init(c);
-	assert_int_equal(conf_parse_buffer(c, "t.conf", text, strlen(text)),
-			 0);
+	assert_int_equal(parse_text(c, text), 0);
 	assert_int_equal(conf_resolve(c, "p", p, err, sizeof(err)), 0);
 }
 
@@ -85,7 +82,7 @@ static void test_apply_writes(void **state)
 	(void)state;
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, false, NULL);
-	assert_int_equal(profile_apply(&fs, &p, "/dev/sdz9"), 0);
+	assert_int_equal(cfs_write_profile(&fs, &p, "/dev/sdz9"), 0);
 	assert_string_equal(get_file(d, "profiles/p/writer"), "swap\n");
 	assert_string_equal(get_file(d, "profiles/p/target"), "/dev/sdz9\n");
 	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
@@ -94,11 +91,10 @@ static void test_apply_writes(void **state)
 	assert_string_equal(get_file(d, "profiles/p/io_depth"), "7\n");
 	assert_string_equal(get_file(d, "profiles/p/freezer_timeout_ms"),
 			    "20000\n");
-	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_int_equal(cfs_select_profile(&fs, "p"), 0);
 	assert_string_equal(get_file(d, "profile"), "p\n");
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_apply_mkdir(void **state)
@@ -114,13 +110,12 @@ static void test_apply_mkdir(void **state)
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, false, NULL);
 	/* A plain directory grows no attributes: writer fails ENOENT. */
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	snprintf(path, sizeof(path), "%s/profiles/p", d);
 	assert_int_equal(stat(path, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 /* Dry run: prints path = value lines and leaves every file alone. */
@@ -136,8 +131,8 @@ static void test_dry_run(void **state)
 	(void)state;
 	resolve(&c, &p, conf_text);
 	cfs_init(&fs, d, true, out);
-	assert_int_equal(profile_apply(&fs, &p, NULL), 0);
-	assert_int_equal(profile_select(&fs, "p"), 0);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), 0);
+	assert_int_equal(cfs_select_profile(&fs, "p"), 0);
 	assert_int_equal(cfs_write(&fs, "action", "hibernate"), 0);
 	fclose(out);
 	snprintf(line, sizeof(line), "mkdir %s/profiles/p\n", d);
@@ -154,7 +149,6 @@ static void test_dry_run(void **state)
 	free(plan);
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_refusals(void **state)
@@ -169,25 +163,24 @@ static void test_refusals(void **state)
 	cfs_init(&fs, d, false, NULL);
 	inject_path = "profiles/p/io_depth";
 	inject_errno = ERANGE;
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	/* Keys before the refused one are written, later ones are not. */
 	assert_string_equal(get_file(d, "profiles/p/compressor"), "lz4\n");
 	assert_string_equal(get_file(d, "profiles/p/powerdown"), "");
 	inject_errno = EBUSY;
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_BUSY);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_BUSY);
 	inject_path = "profile";
 	inject_errno = ENOENT;
-	assert_int_equal(profile_select(&fs, "p"), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_select_profile(&fs, "p"), HIB_EXIT_KERNEL);
 	inject_path = NULL;
 
 	/* A value that does not read back as written. */
 	snprintf(path, sizeof(path), "%s/profiles/p/checksum", d);
 	unlink(path);
 	assert_int_equal(symlink("/dev/null", path), 0);
-	assert_int_equal(profile_apply(&fs, &p, NULL), HIB_EXIT_KERNEL);
+	assert_int_equal(cfs_write_profile(&fs, &p, NULL), HIB_EXIT_KERNEL);
 	conf_free(&c);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_cfs_read_write(void **state)
@@ -208,7 +201,6 @@ static void test_cfs_read_write(void **state)
 	cfs_init(&fs, "/sys/kernel/config/suspend2/", false, NULL);
 	assert_true(cfs_is_default(&fs));
 	rm_tree(d);
-	free(d);
 }
 
 static void fill_results(const char *d)
@@ -322,7 +314,6 @@ static void test_report(void **state)
 	assert_int_equal(json_parses(text), 0);
 	free(text);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_status(void **state)
@@ -352,7 +343,6 @@ static void test_status(void **state)
 	assert_non_null(strstr(text, "\"compressors\": [\"none\", \"lzo\"]"));
 	free(text);
 	rm_tree(d);
-	free(d);
 }
 
 int main(void)

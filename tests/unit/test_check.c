@@ -24,22 +24,6 @@
 
 #define P CHECK_PAGE
 
-/* mkdir -p DIR/REL. */
-static void mkdir_p(const char *dir, const char *rel)
-{
-	char path[4200], *p;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (p = path + strlen(dir) + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	mkdir(path, 0755);
-}
-
 static void ext_set(struct fiemap_extent *e, uint64_t logical, uint64_t len,
 		    uint32_t flags)
 {
@@ -157,17 +141,17 @@ static char *fake_sys(struct check_sys *sys, char *mi, char *sw, char *sb,
 		 "23 22 0:21 / /proc rw - proc proc rw\n"
 		 "24 22 8:48 / /data rw - ext4 /dev/sdd rw\n");
 	put_file(d, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
-	mkdir_p(d, "block/8:0/sda1/holders");
-	mkdir_p(d, "block/8:0/sda2/holders");
-	mkdir_p(d, "block/8:0/holders");
+	mk(d, "block/8:0/sda1/holders");
+	mk(d, "block/8:0/sda2/holders");
+	mk(d, "block/8:0/holders");
 	put_file(d, "block/8:0/sda1/partition", "1\n");
 	put_file(d, "block/8:0/sda1/dev", "8:1\n");
 	put_file(d, "block/8:0/sda2/partition", "2\n");
 	put_file(d, "block/8:0/sda2/dev", "8:2\n");
-	mkdir_p(d, "block/8:0/queue");
-	mkdir_p(d, "block/8:16/holders/dm-0");
-	mkdir_p(d, "block/8:32/holders");
-	mkdir_p(d, "block/8:48/holders");
+	mk(d, "block/8:0/queue");
+	mk(d, "block/8:16/holders/dm-0");
+	mk(d, "block/8:32/holders");
+	mk(d, "block/8:48/holders");
 	snprintf(mi, len, "%s/mountinfo", d);
 	snprintf(sw, len, "%s/swaps", d);
 	snprintf(sb, len, "%s/block", d);
@@ -209,13 +193,6 @@ static void test_dev_in_use(void **state)
 	assert_int_equal(check_dev_in_use(&sys, makedev(8, 0), why, 8), 1);
 	assert_int_equal(strlen(why), 7);
 	rm_tree(d);
-	free(d);
-}
-
-static int parse(struct conf *c, const char *text)
-{
-	conf_init(c);
-	return conf_parse_buffer(c, "t.conf", text, strlen(text));
 }
 
 static void test_conf_keys(void **state)
@@ -224,35 +201,35 @@ static void test_conf_keys(void **state)
 
 	(void)state;
 	/* image_size_limit: 2^63 - 1 at most (the kernel's s64). */
-	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 9223372036854775807\n"), 0);
+	assert_int_equal(parse_text(&c, "[default]\nimage_size_limit = 9223372036854775807\n"), 0);
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 9223372036854775808\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\nimage_size_limit = 9223372036854775808\n"), -EINVAL);
 	assert_non_null(strstr(c.errors[0], "t.conf:2: key 'image_size_limit': expected a value from 0 to 9223372036854775807"));
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\nimage_size_limit = 8388608T\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\nimage_size_limit = 8388608T\n"), -EINVAL);
 	conf_free(&c);
 	/* resume_location: DEVICE:PAGE only. */
-	assert_int_equal(parse(&c, "[default]\nresume_location = /dev/vdb:34816\n"), 0);
+	assert_int_equal(parse_text(&c, "[default]\nresume_location = /dev/vdb:34816\n"), 0);
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\nresume_location = /dev/vdb\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\nresume_location = /dev/vdb\n"), -EINVAL);
 	assert_non_null(strstr(c.errors[0], "t.conf:2: key 'resume_location': expected DEVICE:PAGE"));
 	conf_free(&c);
 	/* A device by UUID= (as the resume parameter prints it) needs a page too. */
-	assert_int_equal(parse(&c, "[default]\nresume_location = UUID=abc:1\n"), 0);
+	assert_int_equal(parse_text(&c, "[default]\nresume_location = UUID=abc:1\n"), 0);
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\nresume_location = UUID=abc\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\nresume_location = UUID=abc\n"), -EINVAL);
 	conf_free(&c);
 	/* [acpi] names profiles that exist (default always does). */
-	assert_int_equal(parse(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = battery\n"), 0);
+	assert_int_equal(parse_text(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = battery\n"), 0);
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = batery\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\n[battery]\n[acpi]\nac_profile = default\nbattery_profile = batery\n"), -EINVAL);
 	assert_int_equal(c.nerr, 1);
 	assert_string_equal(c.errors[0], "t.conf:5: key 'battery_profile': no profile 'batery' (did you mean 'battery'?)");
 	conf_free(&c);
 	/* overwrite_in_use: a device, like target. */
-	assert_int_equal(parse(&c, "[default]\noverwrite_in_use = /dev/vda\n"), 0);
+	assert_int_equal(parse_text(&c, "[default]\noverwrite_in_use = /dev/vda\n"), 0);
 	conf_free(&c);
-	assert_int_equal(parse(&c, "[default]\noverwrite_in_use = vda\n"), -EINVAL);
+	assert_int_equal(parse_text(&c, "[default]\noverwrite_in_use = vda\n"), -EINVAL);
 	conf_free(&c);
 }
 

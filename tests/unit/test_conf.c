@@ -10,15 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/conf.h"
+#include "../../cli/profile.h"
 #include "../../cli/strutil.h"
+#include "test_util.h"
 
 static struct conf parse(const char *text)
 {
 	struct conf c;
 
-	conf_init(&c);
-	conf_parse_buffer(&c, "t.conf", text, strlen(text));
+	parse_text(&c, text);
 	return c;
 }
 

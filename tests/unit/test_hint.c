@@ -83,7 +83,6 @@ static void test_stable_name_fallbacks(void **state)
 	hint_stable_location("unknown", true, out, sizeof(out));
 	assert_string_equal(out, "unknown");
 	rm_tree(d);
-	free(d);
 }
 
 static void test_target_example(void **state)
@@ -111,7 +110,6 @@ static void test_target_example(void **state)
 	hint_target_example(path, out, sizeof(out));
 	assert_non_null(strstr(out, "\"writer = swapfile\" and \"target = /swapfile\""));
 	rm_tree(d);
-	free(d);
 }
 
 /* The message goes to stderr: run it in a child and read what it said. */
@@ -184,7 +182,6 @@ static void test_anchor_state(void **state)
 	snprintf(loc, sizeof(loc), "%s/nosuch:0", d);
 	assert_int_equal(anchor_state(loc), -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 int main(void)

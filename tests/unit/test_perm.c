@@ -117,7 +117,6 @@ static void test_conf_mode(void **state)
 	check_conf_mode(d, 0644, 0);
 	check_conf_mode(d, 0600, 0);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_hook_command(void **state)
@@ -158,7 +157,6 @@ static void test_hook_command(void **state)
 	snprintf(cmd, sizeof(cmd), "%s/nosuch arg", d);
 	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), 0);
 	rm_tree(d);
-	free(d);
 }
 
 /* The lock path is a symbolic link: refused, its target untouched. */
@@ -186,7 +184,6 @@ static void test_lock_symlink(void **state)
 	assert_int_equal(stat(victim, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0644);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_lock_unsafe(void **state)
@@ -232,7 +229,6 @@ static void test_lock_unsafe(void **state)
 		assert_non_null(strstr(lock_strerror(-LOCK_EOWNER), "root"));
 	}
 	rm_tree(d);
-	free(d);
 }
 
 static int run_cli(const char *const *args)
@@ -273,7 +269,7 @@ static void test_not_root(void **state)
 	const char *vers[] = { "hibernate", "--version", NULL };
 
 	(void)state;
-	unsetenv("HIBERNATE_SYSTEMD_DIR");
+	unsetenv("HIBERNATE_SYSROOT");
 	fake_euid = 1000;
 	assert_int_equal(run_cli(hib), HIB_EXIT_PERM);
 	assert_int_equal(run_cli(test), HIB_EXIT_PERM);

@@ -16,6 +16,7 @@
 #include "../../cli/hooks.h"
 #include "../../cli/lock.h"
 #include "../../cli/module.h"
+#include "../../cli/strutil.h"
 #include "../../cli/sysinfo.h"
 #include "test_util.h"
 
@@ -38,8 +39,23 @@ static void test_swap_free(void **state)
 	assert_int_equal(sys_swap_free(path, "/dev/nosuch", &room), -ENOENT);
 	assert_int_equal(sys_swap_free("/nonexistent/swaps", dev, &room),
 			 -ENOENT);
+	/* The kernel writes a blank in a path as \040. */
+	put_file(d, "swaps2", "Filename\tType\tSize\tUsed\tPriority\n"
+		 "/swap\\040dir/swap\\134file\tfile\t2048\t1024\t-2\n");
+	snprintf(path, sizeof(path), "%s/swaps2", d);
+	assert_int_equal(sys_swap_free(path, "/swap dir/swap\\file", &room),
+			 0);
+	assert_int_equal(room, 1024 * 1024);
 	rm_tree(d);
-	free(d);
+}
+
+static void test_unoctal(void **state)
+{
+	char s[] = "/mnt/a\\040b\\011c\\012d\\134e\\09x\\";
+
+	(void)state;
+	str_unoctal(s);
+	assert_string_equal(s, "/mnt/a b\tc\nd\\e\\09x\\");
 }
 
 static void test_image_estimate(void **state)
@@ -68,7 +84,6 @@ static void test_image_estimate(void **state)
 	put_file(d, "meminfo", "garbage\n");
 	assert_int_equal(sys_image_estimate(path, "none", 0, &img), -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_resolve_target(void **state)
@@ -136,7 +151,6 @@ static void test_lock(void **state)
 	assert_int_equal(lock_take("/nonexistent/dir/lock", &fd),
 			 -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 /* A block device node of this machine, or NULL (a container may have none). */
@@ -193,18 +207,17 @@ static void test_resume_checks(void **state)
 	assert_string_equal(out, "");
 	if (blk) {
 		snprintf(text, sizeof(text),
-			 "tmpfs /tmp tmpfs rw 0 0\n%s /data ext4 rw,relatime 0 0\n",
+			 "tmpfs /tmp tmpfs rw 0 0\n%s /my\\040data ext4 rw,relatime 0 0\n",
 			 blk);
 		put_file(d, "m2", text);
 		snprintf(path, sizeof(path), "%s/m2", d);
 		assert_int_equal(sys_rw_block_mounts(path, out, sizeof(out)), 1);
-		snprintf(text, sizeof(text), "%s on /data", blk);
+		snprintf(text, sizeof(text), "%s on /my data", blk);
 		assert_string_equal(out, text);
 	}
 	assert_int_equal(sys_rw_block_mounts("/nonexistent/mounts", out,
 					     sizeof(out)), -ENOENT);
 	rm_tree(d);
-	free(d);
 }
 
 static void test_module_command(void **state)
@@ -233,6 +246,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_swap_free),
+		cmocka_unit_test(test_unoctal),
 		cmocka_unit_test(test_image_estimate),
 		cmocka_unit_test(test_resolve_target),
 		cmocka_unit_test(test_hooks),

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../cli/conf.h"
+
 static inline void put_file(const char *dir, const char *rel, const char *s)
 {
 	char path[4096];
@@ -41,11 +43,19 @@ static inline char *get_file(const char *dir, const char *rel)
 	return buf;
 }
 
+/* mkdir -p DIR/REL. */
 static inline void mk(const char *dir, const char *rel)
 {
-	char path[4096];
+	char path[4200], *p;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (p = path + strlen(dir) + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
 	mkdir(path, 0755);
 }
 
@@ -57,13 +67,22 @@ static inline char *tmp_tree(void)
 	return d ? strdup(d) : NULL;
 }
 
-static inline void rm_tree(const char *dir)
+/* rm -rf a tree of tmp_tree(), and free its name. */
+static inline void rm_tree(char *dir)
 {
 	char cmd[4200];
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		fprintf(stderr, "cannot remove %s\n", dir);
+	free(dir);
+}
+
+/* C parsed from TEXT as file t.conf: what conf_parse_buffer() returns. */
+static inline int parse_text(struct conf *c, const char *text)
+{
+	conf_init(c);
+	return conf_parse_buffer(c, "t.conf", text, strlen(text));
 }
 
 #endif

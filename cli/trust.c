@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whether root may act on what others could have written: the
+ * configuration, the hooks it names and a module given as a path.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "perm.h"
+#include "run.h"
+
+/*
+ * Actions that change the system need root; without it they are refused
+ * before the configuration is even read (hib_run).  Another --configfs
+ * tree (tests, a chroot) needs no privileges.  A dry run changes nothing,
+ * so it goes on and only says so: it is how a user checks a profile.
+ */
+bool needs_root(const struct hib_ctl *ctl, const struct cfs *c)
+{
+	return cfs_is_default(c) && ctl->action != ACT_STATUS &&
+	       ctl->action != ACT_LIST_PROFILES;
+}
+
+void note_root(struct run *r)
+{
+	if (needs_root(r->ctl, &r->cfs) && !perm_is_root())
+		note(r, "check: running as root: no, a real run would be refused (exit %d)",
+		     HIB_EXIT_PERM);
+}
+
+/* The configuration file as it was read must be root's alone. */
+static int conf_unsafe(const struct conf *c, char *why, size_t len)
+{
+	if (!c->have_stat) {
+		snprintf(why, len, "cannot tell who owns %s", c->path);
+		return -EPERM;
+	}
+	return perm_owner_mode(c->path, c->uid, c->mode, why, len);
+}
+
+/*
+ * Root runs the hooks, so whoever may write the configuration or a
+ * hook's program would run code as root: both must be root's alone.
+ * Checked before the lock, the module and the hooks themselves, so a
+ * refusal changes nothing.  Returns 0 when they may run (or there are
+ * none), else why holds the reason.
+ */
+static int hooks_unsafe(const struct run *r, char *why, size_t len)
+{
+	const struct profile *p = &r->prof;
+	size_t i;
+
+	if (!p->npre && !p->npost)
+		return 0;
+	if (conf_unsafe(&r->conf, why, len))
+		return -EPERM;
+	for (i = 0; i < p->npre; i++)
+		if (perm_hook_command(p->pre[i].cmd, why, len))
+			return -EPERM;
+	for (i = 0; i < p->npost; i++)
+		if (perm_hook_command(p->post[i].cmd, why, len))
+			return -EPERM;
+	return 0;
+}
+
+/*
+ * The same for a module given as a path: root loads it into the kernel,
+ * so the .ko and the configuration naming it must be root's alone.
+ */
+static int module_unsafe(const struct run *r, char *why, size_t len)
+{
+	const struct prof_val *v = &r->prof.v[K_MODULE];
+	struct stat st;
+
+	if (!v->value || v->value[0] != '/')
+		return 0;	/* a name: modprobe finds it in root's tree */
+	if (v->file && v->line && conf_unsafe(&r->conf, why, len))
+		return -EPERM;
+	if (stat(v->value, &st))
+		return 0;	/* missing: insmod says so */
+	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);
+}
+
+int check_module_trust(struct run *r)
+{
+	char why[2 * PATH_MAX + 256];
+
+	if (!module_unsafe(r, why, sizeof(why)))
+		return 0;
+	note(r, "check: module %s: refused: %s", r->prof.v[K_MODULE].value,
+	     why);
+	hib_err("refusing to load %s: %s; nothing was changed",
+		r->prof.v[K_MODULE].value, why);
+	return HIB_EXIT_PERM;
+}
+
+int check_hooks(struct run *r)
+{
+	char why[2 * PATH_MAX + 256];
+	enum hib_action a = r->ctl->action;
+
+	if (a != ACT_HIBERNATE && a != ACT_TEST)
+		return 0;	/* only a cycle runs hooks */
+	if (!hooks_unsafe(r, why, sizeof(why)))
+		return 0;
+	note(r, "check: hooks of %s: refused: %s", r->conf.path, why);
+	hib_err("refusing to run the hooks of %s: %s; nothing was frozen",
+		r->conf.path, why);
+	return HIB_EXIT_PERM;
+}
