@@ -26,6 +26,10 @@
 #                               QEMU (SIGKILL, a power loss) as soon as boot
 #                               N's console shows it; that boot then counts
 #                               as having ended normally
+#                     VARIANTS  words V: the scenario also runs as NAME-V,
+#                               the same scripts with VARIANT=V set while
+#                               scenario.conf is read (NAME itself runs
+#                               with VARIANT empty)
 #   bootN           guest script for boot N (run by /init with s2.boot=N)
 #   boot-default    guest script for every boot N that has no bootN
 #   host-bootN      optional host script run alongside boot N's QEMU; gets
@@ -76,25 +80,45 @@ VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circul
 
 vm_log() { echo "vm: $*" >&2; }
 
-# vm_scenarios_all: names of the default suite (sorted, MANUAL=1 skipped).
+# vm_scenarios_all: names of the default suite (sorted, MANUAL=1 skipped),
+# each variant (VARIANTS) as a name of its own.
 vm_scenarios_all() {
 	local d
 	for d in "$VM_DIR"/scenarios/*/; do
 		[ -f "$d/scenario.conf" ] || continue
 		# shellcheck disable=SC1091
-		(MANUAL=0; SUITE=main; . "$d/scenario.conf"
-		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ]) && continue
-		basename "$d"
+		(MANUAL=0; SUITE=main; VARIANTS=; . "$d/scenario.conf"
+		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ] && exit
+		 d=$(basename "$d")
+		 echo "$d"
+		 for v in $VARIANTS; do echo "$d-$v"; done)
 	done | LC_ALL=C sort
+}
+
+# vm_scenario_dir NAME: set VM_SCENARIO_DIR to the directory under
+# scenarios/ that NAME runs, and VARIANT: NAME itself, or for NAME-V the
+# directory NAME whose VARIANTS lists V.
+vm_scenario_dir() {
+	local base=${1%-*} v=${1##*-}
+	VM_SCENARIO_DIR=$1
+	VARIANT=
+	[ ! -f "$VM_DIR/scenarios/$1/scenario.conf" ] && [ "$base" != "$1" ] &&
+		[ -f "$VM_DIR/scenarios/$base/scenario.conf" ] || return 0
+	# shellcheck disable=SC1090,SC1091
+	if (VARIANTS=; . "$VM_DIR/scenarios/$base/scenario.conf"
+	    [[ " $VARIANTS " == *" $v "* ]]); then
+		VM_SCENARIO_DIR=$base
+		VARIANT=$v
+	fi
 }
 
 # vm_now: seconds since the epoch with fractions.
 vm_now() { date +%s.%N; }
 
-# vm_boot NAME N: boot N of scenario NAME.  Returns QEMU's status (124 on
-# timeout).  Appends "bootN SECONDS" to build/vm/NAME/times.
+# vm_boot NAME N: boot N of scenario NAME (after vm_scenario_dir NAME).
+# Returns QEMU's status (124 on timeout).  Appends "bootN SECONDS" to build/vm/NAME/times.
 vm_boot() {
-	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
+	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR out=$VM_BUILD/$1
 	local log=$out/console-boot$n.log mon=$out/monitor.sock
 	# A unix socket path must fit in 108 bytes; fall back to /tmp.
 	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$$-$name.sock
@@ -138,7 +162,7 @@ vm_boot() {
 		-pidfile "$out/qemu-boot$n.pid" \
 		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
 		"${drives[@]}" "${extra[@]}" \
-		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
+		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
 	rc=$?
 	t1=$(vm_now)
@@ -161,8 +185,11 @@ vm_boot() {
 # guest RESULT lines first, then synthetic failures.  Returns 1 if any
 # result failed.
 vm_scenario() {
-	local name=$1 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
+	local name=$1 sdir out=$VM_BUILD/$1
 	local n i size req rc line res=$VM_BUILD/$1/results
+
+	vm_scenario_dir "$name"
+	sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR
 
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -174,7 +201,7 @@ vm_scenario() {
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE
+	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
