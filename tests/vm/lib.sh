@@ -44,6 +44,8 @@
 #                   the disk images)
 #   host-check      optional host script run after the last boot; gets
 #                   LOGDIR and prints RESULT lines like the guest does
+#   HOST_CHECK      (scenario.conf) instead of host-check, a script shared
+#                   by several scenarios, relative to tests/vm (checks/...)
 #
 # Environment: VM_KERNEL (bzImage), VM_MODULES (directory whose *.ko go
 # into the initramfs, default build/), VM_BUILD (where the initramfs and the
@@ -186,7 +188,7 @@ vm_boot() {
 # result failed.
 vm_scenario() {
 	local name=$1 sdir out=$VM_BUILD/$1
-	local n i size req rc line res=$VM_BUILD/$1/results
+	local n i size req rc line check res=$VM_BUILD/$1/results
 
 	vm_scenario_dir "$name"
 	sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR
@@ -202,6 +204,7 @@ vm_scenario() {
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
 	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS
+	unset HOST_CHECK
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
@@ -253,8 +256,10 @@ vm_scenario() {
 		[ -f "$out/host-after$n.log" ] &&
 			vm_parse_results "$name" < "$out/host-after$n.log" >> "$res"
 	done
-	if [ -x "$sdir/host-check" ]; then
-		LOGDIR=$out "$sdir/host-check" 2>&1 | tee "$out/host-check.log" |
+	check=$sdir/host-check
+	[ -z "${HOST_CHECK:-}" ] || check=$VM_DIR/$HOST_CHECK
+	if [ -x "$check" ]; then
+		LOGDIR=$out "$check" 2>&1 | tee "$out/host-check.log" |
 			vm_parse_results "$name" >> "$res"
 	fi
 

@@ -82,3 +82,36 @@ hibernate_mainline() {
 	stamp trigger
 	echo disk > /sys/power/state
 }
+
+# What most cycle scenarios repeat.  The memory marker (memmarker, a
+# daemon with a child on a pipe holding a known pattern) is started before
+# the cycle and checked after the resume.
+
+# marker_start MIB SEED [MODE] -- start the marker and report marker-start.
+# Non-zero when it did not start: the caller has nothing to check, exits.
+marker_start() {
+	if _out=$(memmarker start "$@"); then
+		result marker-start PASS "$_out"
+	else
+		result marker-start FAIL "memmarker start failed"
+		return 1
+	fi
+}
+
+# marker_check [NAME] -- report NAME (marker-intact) from memmarker check.
+marker_check() {
+	if _out=$(memmarker check); then
+		result "${1:-marker-intact}" PASS "$_out"
+	else
+		result "${1:-marker-intact}" FAIL "$_out"
+	fi
+}
+
+# not_resumed [WHY] [PATTERN] -- for the resume boot's last lines: reached
+# only when the image was not restored (a restored image carries on in
+# boot 1's script).  Fails "resumed" and shows the kernel log lines
+# matching PATTERN (suspend2's by default).
+not_resumed() {
+	result resumed FAIL "boot 2 started afresh: ${1:-the image was not resumed}"
+	dmesg | grep -i -E "${2:-suspend2}" | tail -n 20
+}
