@@ -15,7 +15,12 @@
 # "N passed, N failed" (a "# SKIP" test counts as neither).  Returns 1
 # when anything failed.
 tap_summary() {
-	awk '
+	local awk=(awk)
+
+	# mawk (Debian's awk) reads a pipe in blocks: a suite's lines would
+	# show only when the next block is full or the suite ended.
+	awk -W version 2> /dev/null | grep -q mawk && awk=(awk -W interactive)
+	"${awk[@]}" '
 	function out(s) { print s; fflush() }
 	function test(verdict, desc) {
 		n++
@@ -30,15 +35,16 @@ tap_summary() {
 	function missing(want, got) {
 		test("not ok", sprintf("%d of %d planned tests did not report", want - got, want))
 	}
-	# A plan before its tests stays open until they are all in; a plan
-	# after them closes them.
+	# A plan before its tests stays open until they are all in.  A plan
+	# after its tests (a suite run by tests/run-all) may follow the tests
+	# of other producers, so only too few tests are an error there.
 	function plan(want) {
 		if (planned) {
 			missing(planned, seen)
 			planned = want
 		} else if (seen) {
-			if (want != seen)
-				test("not ok", sprintf("plan 1..%d after %d tests", want, seen))
+			if (want > seen)
+				missing(want, seen)
 		} else {
 			planned = want
 		}

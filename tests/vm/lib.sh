@@ -110,6 +110,7 @@ vm_scenario_dir() {
 	if (VARIANTS=; . "$VM_DIR/scenarios/$base/scenario.conf"
 	    [[ " $VARIANTS " == *" $v "* ]]); then
 		VM_SCENARIO_DIR=$base
+		# shellcheck disable=SC2034 # scenario.conf reads it
 		VARIANT=$v
 	fi
 }
@@ -183,7 +184,8 @@ vm_boot() {
 }
 
 # vm_scenario NAME: run every boot of scenario NAME, then its host check.
-# Writes build/vm/NAME/results: "PASS|FAIL NAME/RESULT detail" per line,
+# Writes build/vm/NAME/results: a TAP line "ok - NAME/RESULT detail" or
+# "not ok - NAME/RESULT detail" per result,
 # guest RESULT lines first, then synthetic failures.  Returns 1 if any
 # result failed.
 vm_scenario() {
@@ -197,7 +199,7 @@ vm_scenario() {
 	mkdir -p "$out"
 	: > "$res"
 	if [ ! -f "$sdir/scenario.conf" ]; then
-		echo "FAIL $name/scenario no such scenario ($sdir/scenario.conf)" >> "$res"
+		echo "not ok - $name/scenario no such scenario ($sdir/scenario.conf)" >> "$res"
 		return 1
 	fi
 
@@ -217,7 +219,7 @@ vm_scenario() {
 		local where=$VM_TOP/build/$req
 		case "$req" in *.ko) where=$VM_MODULES/$req ;; esac
 		if [ ! -e "$where" ]; then
-			echo "FAIL $name/requires ${where#"$VM_TOP"/} is missing (build it first: make)" >> "$res"
+			echo "not ok - $name/requires ${where#"$VM_TOP"/} is missing (build it first: make)" >> "$res"
 			return 1
 		fi
 	done
@@ -229,7 +231,7 @@ vm_scenario() {
 	done
 	if [ -x "$sdir/host-prepare" ] &&
 	   ! LOGDIR=$out "$sdir/host-prepare" > "$out/host-prepare.log" 2>&1; then
-		echo "FAIL $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
+		echo "not ok - $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
 		return 1
 	fi
 
@@ -238,9 +240,9 @@ vm_scenario() {
 		vm_boot "$name" "$n"
 		rc=$?
 		if [ $rc = 124 ] || [ $rc = 137 ]; then
-			echo "FAIL $name/boot$n timed out after $(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE )) s (QEMU killed)" >> "$out/synthetic"
+			echo "not ok - $name/boot$n timed out after $(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE )) s (QEMU killed)" >> "$out/synthetic"
 		elif [ $rc != 0 ]; then
-			echo "FAIL $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
+			echo "not ok - $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
 		fi
 		[ -f "$out/killed-boot$n" ] && vm_log "$name: boot $n: $(cat "$out/killed-boot$n")"
 		if [ -x "$sdir/host-after$n" ]; then
@@ -265,14 +267,14 @@ vm_scenario() {
 
 	# Every expected name must have shown up.
 	for req in ${EXPECT:-}; do
-		grep -q "^PASS $name/$req " "$res" || grep -q "^FAIL $name/$req " "$res" ||
-			echo "FAIL $name/$req missing: no RESULT $req line from the guest" >> "$res"
+		grep -q -e "^ok - $name/$req " -e "^not ok - $name/$req " "$res" ||
+			echo "not ok - $name/$req missing: no RESULT $req line from the guest" >> "$res"
 	done
 
 	# The kernel must not have complained, whatever the guest said.
 	for ((n = 1; n <= BOOTS; n++)); do
 		while IFS= read -r line; do
-			echo "FAIL $name/kernel-log boot $n: $line" >> "$res"
+			echo "not ok - $name/kernel-log boot $n: $line" >> "$res"
 		done < <(tr -d '\r' < "$out/console-boot$n.log" |
 			awk -v t="$VM_KERNEL_TROUBLE" -v k="$VM_KERNEL_EARLY_KNOWN" '
 				/GUEST scenario=/ { guest = 1 }
@@ -280,7 +282,7 @@ vm_scenario() {
 	done
 
 	[ -f "$out/synthetic" ] && cat "$out/synthetic" >> "$res"
-	! grep -q '^FAIL ' "$res"
+	! grep -q '^not ok ' "$res"
 }
 
 # vm_kill_on LOG REGEX PIDFILE MARK: kill QEMU (its pid in PIDFILE) with
@@ -298,7 +300,8 @@ vm_kill_on() {
 	done
 }
 
-# vm_parse_results NAME: RESULT lines on stdin -> "VERDICT NAME/result detail".
+# vm_parse_results NAME: RESULT lines on stdin -> TAP lines
+# "ok - NAME/result detail" (PASS) or "not ok - NAME/result detail".
 # A RESULT may follow a kernel timestamp or other text on the same line.
 vm_parse_results() {
 	awk -v scen="$1" '
@@ -307,7 +310,7 @@ vm_parse_results() {
 		split(rest, f, " ")
 		detail = rest
 		sub(/^[^ ]+ [^ ]+ ?/, "", detail)
-		printf "%s %s/%s %s\n", f[2], scen, f[1], detail
+		printf "%s - %s/%s %s\n", f[2] == "PASS" ? "ok" : "not ok", scen, f[1], detail
 	}'
 }
 
