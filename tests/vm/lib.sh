@@ -119,7 +119,8 @@ vm_scenario_dir() {
 vm_now() { date +%s.%N; }
 
 # vm_boot NAME N: boot N of scenario NAME (after vm_scenario_dir NAME).
-# Returns QEMU's status (124 on timeout).  Appends "bootN SECONDS" to build/vm/NAME/times.
+# Returns QEMU's status (124 on timeout).  Appends "bootN SECONDS" to
+# build/vm/NAME/times.
 vm_boot() {
 	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR out=$VM_BUILD/$1
 	local log=$out/console-boot$n.log mon=$out/monitor.sock
@@ -185,9 +186,8 @@ vm_boot() {
 
 # vm_scenario NAME: run every boot of scenario NAME, then its host check.
 # Writes build/vm/NAME/results: a TAP line "ok - NAME/RESULT detail" or
-# "not ok - NAME/RESULT detail" per result,
-# guest RESULT lines first, then synthetic failures.  Returns 1 if any
-# result failed.
+# "not ok - NAME/RESULT detail" per result, guest RESULT lines first, then
+# synthetic failures.  Returns 1 if any result failed.
 vm_scenario() {
 	local name=$1 sdir out=$VM_BUILD/$1
 	local n i size req rc line check res=$VM_BUILD/$1/results

@@ -83,9 +83,27 @@ hibernate_mainline() {
 	echo disk > /sys/power/state
 }
 
-# What most cycle scenarios repeat.  The memory marker (memmarker, a
-# daemon with a child on a pipe holding a known pattern) is started before
-# the cycle and checked after the resume.
+# What most cycle scenarios repeat: load the module, make a profile, start
+# the memory marker (memmarker, a daemon with a child on a pipe holding a
+# known pattern) before the cycle and check it after the resume.
+
+# s2_load [PARAM=VALUE...] -- insmod the module from the initramfs.
+s2_load() {
+	insmod /lib/suspend2/suspend2.ko "$@"
+}
+
+# s2_profile NAME [ATTR=VALUE...] -- make profile NAME, write each ATTR
+# in the order given, select it.  Stops at the first write that fails.
+s2_profile() {
+	_cfs=/sys/kernel/config/suspend2
+	_prof=$1
+	shift
+	mkdir $_cfs/profiles/$_prof || return 1
+	for _kv; do
+		echo "${_kv#*=}" > $_cfs/profiles/$_prof/"${_kv%%=*}" || return 1
+	done
+	echo $_prof > $_cfs/profile
+}
 
 # marker_start MIB SEED [MODE] -- start the marker and report marker-start.
 # Non-zero when it did not start: the caller has nothing to check, exits.
