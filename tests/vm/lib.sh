@@ -101,17 +101,13 @@ vm_scenarios_all() {
 # scenarios/ that NAME runs, and VARIANT: NAME itself, or for NAME-V the
 # directory NAME whose VARIANTS lists V.
 vm_scenario_dir() {
-	local base=${1%-*} v=${1##*-}
-	VM_SCENARIO_DIR=$1
-	VARIANT=
-	[ ! -f "$VM_DIR/scenarios/$1/scenario.conf" ] && [ "$base" != "$1" ] &&
-		[ -f "$VM_DIR/scenarios/$base/scenario.conf" ] || return 0
+	VM_SCENARIO_DIR=$1 VARIANT=
+	[ -f "$VM_DIR/scenarios/$1/scenario.conf" ] && return
 	# shellcheck disable=SC1090,SC1091
-	if (VARIANTS=; . "$VM_DIR/scenarios/$base/scenario.conf"
-	    [[ " $VARIANTS " == *" $v "* ]]); then
-		VM_SCENARIO_DIR=$base
-		# shellcheck disable=SC2034 # scenario.conf reads it
-		VARIANT=$v
+	if (VARIANTS=; . "$VM_DIR/scenarios/${1%-*}/scenario.conf" 2> /dev/null &&
+	    [[ " $VARIANTS " == *" ${1##*-} "* ]]); then
+		# shellcheck disable=SC2034 # scenario.conf reads VARIANT
+		VM_SCENARIO_DIR=${1%-*} VARIANT=${1##*-}
 	fi
 }
 

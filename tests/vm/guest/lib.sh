@@ -98,11 +98,11 @@ s2_profile() {
 	_cfs=/sys/kernel/config/suspend2
 	_prof=$1
 	shift
-	mkdir $_cfs/profiles/$_prof || return 1
+	mkdir "$_cfs/profiles/$_prof" || return 1
 	for _kv; do
-		echo "${_kv#*=}" > $_cfs/profiles/$_prof/"${_kv%%=*}" || return 1
+		echo "${_kv#*=}" > "$_cfs/profiles/$_prof/${_kv%%=*}" || return 1
 	done
-	echo $_prof > $_cfs/profile
+	echo "$_prof" > $_cfs/profile
 }
 
 # marker_start MIB SEED [MODE] -- start the marker and report marker-start.
