@@ -1,12 +1,12 @@
-# Shared by the shell tests: each check prints "PASS: name" or
-# "FAIL: name"; tests/unit/run counts them.
+# Shared by the shell tests: each check prints a TAP line, "ok - name" or
+# "not ok - name"; tests/unit/run numbers and counts them.
 # shellcheck shell=bash
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HIB=$TOP/build/hibernate
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
 
 # check NAME COMMAND...: pass when the command succeeds.
 check() {

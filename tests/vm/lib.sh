@@ -26,6 +26,10 @@
 #                               QEMU (SIGKILL, a power loss) as soon as boot
 #                               N's console shows it; that boot then counts
 #                               as having ended normally
+#                     VARIANTS  words V: the scenario also runs as NAME-V,
+#                               the same scripts with VARIANT=V set while
+#                               scenario.conf is read (NAME itself runs
+#                               with VARIANT empty)
 #   bootN           guest script for boot N (run by /init with s2.boot=N)
 #   boot-default    guest script for every boot N that has no bootN
 #   host-bootN      optional host script run alongside boot N's QEMU; gets
@@ -40,6 +44,8 @@
 #                   the disk images)
 #   host-check      optional host script run after the last boot; gets
 #                   LOGDIR and prints RESULT lines like the guest does
+#   HOST_CHECK      (scenario.conf) instead of host-check, a script shared
+#                   by several scenarios, relative to tests/vm (checks/...)
 #
 # Environment: VM_KERNEL (bzImage), VM_MODULES (directory whose *.ko go
 # into the initramfs, default build/), VM_BUILD (where the initramfs and the
@@ -76,25 +82,43 @@ VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circul
 
 vm_log() { echo "vm: $*" >&2; }
 
-# vm_scenarios_all: names of the default suite (sorted, MANUAL=1 skipped).
+# vm_scenarios_all: names of the default suite (sorted, MANUAL=1 skipped),
+# each variant (VARIANTS) as a name of its own.
 vm_scenarios_all() {
 	local d
 	for d in "$VM_DIR"/scenarios/*/; do
 		[ -f "$d/scenario.conf" ] || continue
 		# shellcheck disable=SC1091
-		(MANUAL=0; SUITE=main; . "$d/scenario.conf"
-		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ]) && continue
-		basename "$d"
+		(MANUAL=0; SUITE=main; VARIANTS=; . "$d/scenario.conf"
+		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ] && exit
+		 d=$(basename "$d")
+		 echo "$d"
+		 for v in $VARIANTS; do echo "$d-$v"; done)
 	done | LC_ALL=C sort
+}
+
+# vm_scenario_dir NAME: set VM_SCENARIO_DIR to the directory under
+# scenarios/ that NAME runs, and VARIANT: NAME itself, or for NAME-V the
+# directory NAME whose VARIANTS lists V.
+vm_scenario_dir() {
+	VM_SCENARIO_DIR=$1 VARIANT=
+	[ -f "$VM_DIR/scenarios/$1/scenario.conf" ] && return
+	# shellcheck disable=SC1090,SC1091
+	if (VARIANTS=; . "$VM_DIR/scenarios/${1%-*}/scenario.conf" 2> /dev/null &&
+	    [[ " $VARIANTS " == *" ${1##*-} "* ]]); then
+		# shellcheck disable=SC2034 # scenario.conf reads VARIANT
+		VM_SCENARIO_DIR=${1%-*} VARIANT=${1##*-}
+	fi
 }
 
 # vm_now: seconds since the epoch with fractions.
 vm_now() { date +%s.%N; }
 
-# vm_boot NAME N: boot N of scenario NAME.  Returns QEMU's status (124 on
-# timeout).  Appends "bootN SECONDS" to build/vm/NAME/times.
+# vm_boot NAME N: boot N of scenario NAME (after vm_scenario_dir NAME).
+# Returns QEMU's status (124 on timeout).  Appends "bootN SECONDS" to
+# build/vm/NAME/times.
 vm_boot() {
-	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
+	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR out=$VM_BUILD/$1
 	local log=$out/console-boot$n.log mon=$out/monitor.sock
 	# A unix socket path must fit in 108 bytes; fall back to /tmp.
 	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$$-$name.sock
@@ -138,7 +162,7 @@ vm_boot() {
 		-pidfile "$out/qemu-boot$n.pid" \
 		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
 		"${drives[@]}" "${extra[@]}" \
-		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$name s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
+		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
 	rc=$?
 	t1=$(vm_now)
@@ -157,24 +181,28 @@ vm_boot() {
 }
 
 # vm_scenario NAME: run every boot of scenario NAME, then its host check.
-# Writes build/vm/NAME/results: "PASS|FAIL NAME/RESULT detail" per line,
-# guest RESULT lines first, then synthetic failures.  Returns 1 if any
-# result failed.
+# Writes build/vm/NAME/results: a TAP line "ok - NAME/RESULT detail" or
+# "not ok - NAME/RESULT detail" per result, guest RESULT lines first, then
+# synthetic failures.  Returns 1 if any result failed.
 vm_scenario() {
-	local name=$1 sdir=$VM_DIR/scenarios/$1 out=$VM_BUILD/$1
-	local n i size req rc line res=$VM_BUILD/$1/results
+	local name=$1 sdir out=$VM_BUILD/$1
+	local n i size req rc line check res=$VM_BUILD/$1/results
+
+	vm_scenario_dir "$name"
+	sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR
 
 	rm -rf "$out"
 	mkdir -p "$out"
 	: > "$res"
 	if [ ! -f "$sdir/scenario.conf" ]; then
-		echo "FAIL $name/scenario no such scenario ($sdir/scenario.conf)" >> "$res"
+		echo "not ok - $name/scenario no such scenario ($sdir/scenario.conf)" >> "$res"
 		return 1
 	fi
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE
+	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS
+	unset HOST_CHECK
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"
@@ -187,7 +215,7 @@ vm_scenario() {
 		local where=$VM_TOP/build/$req
 		case "$req" in *.ko) where=$VM_MODULES/$req ;; esac
 		if [ ! -e "$where" ]; then
-			echo "FAIL $name/requires ${where#"$VM_TOP"/} is missing (build it first: make)" >> "$res"
+			echo "not ok - $name/requires ${where#"$VM_TOP"/} is missing (build it first: make)" >> "$res"
 			return 1
 		fi
 	done
@@ -199,7 +227,7 @@ vm_scenario() {
 	done
 	if [ -x "$sdir/host-prepare" ] &&
 	   ! LOGDIR=$out "$sdir/host-prepare" > "$out/host-prepare.log" 2>&1; then
-		echo "FAIL $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
+		echo "not ok - $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
 		return 1
 	fi
 
@@ -208,9 +236,9 @@ vm_scenario() {
 		vm_boot "$name" "$n"
 		rc=$?
 		if [ $rc = 124 ] || [ $rc = 137 ]; then
-			echo "FAIL $name/boot$n timed out after $(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE )) s (QEMU killed)" >> "$out/synthetic"
+			echo "not ok - $name/boot$n timed out after $(( ${TIMEOUT:-120} * VM_TIMEOUT_SCALE )) s (QEMU killed)" >> "$out/synthetic"
 		elif [ $rc != 0 ]; then
-			echo "FAIL $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
+			echo "not ok - $name/boot$n QEMU exited with status $rc: $(tail -n 3 "$out/qemu-boot$n.log" | tr '\n' ' ')" >> "$out/synthetic"
 		fi
 		[ -f "$out/killed-boot$n" ] && vm_log "$name: boot $n: $(cat "$out/killed-boot$n")"
 		if [ -x "$sdir/host-after$n" ]; then
@@ -226,21 +254,23 @@ vm_scenario() {
 		[ -f "$out/host-after$n.log" ] &&
 			vm_parse_results "$name" < "$out/host-after$n.log" >> "$res"
 	done
-	if [ -x "$sdir/host-check" ]; then
-		LOGDIR=$out "$sdir/host-check" 2>&1 | tee "$out/host-check.log" |
+	check=$sdir/host-check
+	[ -z "${HOST_CHECK:-}" ] || check=$VM_DIR/$HOST_CHECK
+	if [ -x "$check" ]; then
+		LOGDIR=$out "$check" 2>&1 | tee "$out/host-check.log" |
 			vm_parse_results "$name" >> "$res"
 	fi
 
 	# Every expected name must have shown up.
 	for req in ${EXPECT:-}; do
-		grep -q "^PASS $name/$req " "$res" || grep -q "^FAIL $name/$req " "$res" ||
-			echo "FAIL $name/$req missing: no RESULT $req line from the guest" >> "$res"
+		grep -q -e "^ok - $name/$req " -e "^not ok - $name/$req " "$res" ||
+			echo "not ok - $name/$req missing: no RESULT $req line from the guest" >> "$res"
 	done
 
 	# The kernel must not have complained, whatever the guest said.
 	for ((n = 1; n <= BOOTS; n++)); do
 		while IFS= read -r line; do
-			echo "FAIL $name/kernel-log boot $n: $line" >> "$res"
+			echo "not ok - $name/kernel-log boot $n: $line" >> "$res"
 		done < <(tr -d '\r' < "$out/console-boot$n.log" |
 			awk -v t="$VM_KERNEL_TROUBLE" -v k="$VM_KERNEL_EARLY_KNOWN" '
 				/GUEST scenario=/ { guest = 1 }
@@ -248,7 +278,7 @@ vm_scenario() {
 	done
 
 	[ -f "$out/synthetic" ] && cat "$out/synthetic" >> "$res"
-	! grep -q '^FAIL ' "$res"
+	! grep -q '^not ok ' "$res"
 }
 
 # vm_kill_on LOG REGEX PIDFILE MARK: kill QEMU (its pid in PIDFILE) with
@@ -266,7 +296,8 @@ vm_kill_on() {
 	done
 }
 
-# vm_parse_results NAME: RESULT lines on stdin -> "VERDICT NAME/result detail".
+# vm_parse_results NAME: RESULT lines on stdin -> TAP lines
+# "ok - NAME/result detail" (PASS) or "not ok - NAME/result detail".
 # A RESULT may follow a kernel timestamp or other text on the same line.
 vm_parse_results() {
 	awk -v scen="$1" '
@@ -275,7 +306,7 @@ vm_parse_results() {
 		split(rest, f, " ")
 		detail = rest
 		sub(/^[^ ]+ [^ ]+ ?/, "", detail)
-		printf "%s %s/%s %s\n", f[2], scen, f[1], detail
+		printf "%s - %s/%s %s\n", f[2] == "PASS" ? "ok" : "not ok", scen, f[1], detail
 	}'
 }
 

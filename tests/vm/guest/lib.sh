@@ -82,3 +82,54 @@ hibernate_mainline() {
 	stamp trigger
 	echo disk > /sys/power/state
 }
+
+# What most cycle scenarios repeat: load the module, make a profile, start
+# the memory marker (memmarker, a daemon with a child on a pipe holding a
+# known pattern) before the cycle and check it after the resume.
+
+# s2_load [PARAM=VALUE...] -- insmod the module from the initramfs.
+s2_load() {
+	insmod /lib/suspend2/suspend2.ko "$@"
+}
+
+# s2_profile NAME [ATTR=VALUE...] -- make profile NAME, write each ATTR
+# in the order given, select it.  Stops at the first write that fails.
+s2_profile() {
+	_cfs=/sys/kernel/config/suspend2
+	_prof=$1
+	shift
+	mkdir "$_cfs/profiles/$_prof" || return 1
+	for _kv; do
+		echo "${_kv#*=}" > "$_cfs/profiles/$_prof/${_kv%%=*}" || return 1
+	done
+	echo "$_prof" > $_cfs/profile
+}
+
+# marker_start MIB SEED [MODE] -- start the marker and report marker-start.
+# Non-zero when it did not start: the caller has nothing to check, exits.
+marker_start() {
+	if _out=$(memmarker start "$@"); then
+		result marker-start PASS "$_out"
+	else
+		result marker-start FAIL "memmarker start failed"
+		return 1
+	fi
+}
+
+# marker_check [NAME] -- report NAME (marker-intact) from memmarker check.
+marker_check() {
+	if _out=$(memmarker check); then
+		result "${1:-marker-intact}" PASS "$_out"
+	else
+		result "${1:-marker-intact}" FAIL "$_out"
+	fi
+}
+
+# not_resumed [WHY] [PATTERN] -- for the resume boot's last lines: reached
+# only when the image was not restored (a restored image carries on in
+# boot 1's script).  Fails "resumed" and shows the kernel log lines
+# matching PATTERN (suspend2's by default).
+not_resumed() {
+	result resumed FAIL "boot 2 started afresh: ${1:-the image was not resumed}"
+	dmesg | grep -i -E "${2:-suspend2}" | tail -n 20
+}

@@ -18,9 +18,7 @@ w_mkfs() {
 
 # w_profile WRITER TARGET: the module and profile vm.
 w_profile() {
-	insmod /lib/suspend2/suspend2.ko && mkdir $p &&
-	echo "$1" > $p/writer && echo "$2" > $p/target &&
-	echo lz4 > $p/compressor && echo vm > $cfs/profile
+	s2_load && s2_profile vm writer="$1" target="$2" compressor=lz4
 }
 
 # w_cycle WRITER: hibernate through configfs; the checks after the resume.
@@ -68,7 +66,7 @@ w_cycle() {
 w_resume() {
 	loc=$(head -n 1 /dev/vdb)
 	say "resuming from $loc"
-	insmod /lib/suspend2/suspend2.ko resume="$loc"
+	s2_load resume="$loc"
 	result resumed FAIL "boot 2 started afresh: no image restored from '$loc'"
 	dmesg | grep -i 'suspend2' | tail -n 20
 }
