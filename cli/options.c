@@ -284,6 +284,20 @@ const char *hib_sysroot(void)
 	return r && *r ? r : NULL;
 }
 
+/* An absolute directory short enough that no moved path is cut short. */
+int hib_sysroot_check(void)
+{
+	const char *r = hib_sysroot();
+
+	if (r && (r[0] != '/' || strlen(r) >= HIB_SYSROOT_MAX)) {
+		fprintf(stderr,
+			"hibernate: HIBERNATE_SYSROOT must be an absolute directory of fewer than %d bytes\n",
+			HIB_SYSROOT_MAX);
+		return HIB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* PATH under HIBERNATE_SYSROOT, in BUF when there is one. */
 const char *hib_path(const char *path, char *buf, size_t len)
 {

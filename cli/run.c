@@ -436,6 +436,9 @@ int hib_run(const struct hib_ctl *ctl)
 	int ret;
 
 	hib_verbosity = ctl->verbosity;
+	ret = hib_sysroot_check();
+	if (ret)
+		return ret;
 	/* Neither needs the configuration's profile or the module. */
 	if (a == ACT_INSTALL_SYSTEMD)
 		return hib_install_systemd(ctl);
@@ -458,6 +461,16 @@ int hib_run(const struct hib_ctl *ctl)
 	}
 	if (a == ACT_STATUS)
 		return show_status(&r);
+	/*
+	 * The lock moved under HIBERNATE_SYSROOT would not exclude another
+	 * hibernate, or the ACPI script, working on the live module.
+	 */
+	if (needs_root(ctl, &r.cfs) && hib_sysroot()) {
+		hib_err("HIBERNATE_SYSROOT is set (%s): it is for tests and image builds, not for a run against the live configfs; unset it",
+			hib_sysroot());
+		ret = HIB_EXIT_USAGE;
+		goto out;
+	}
 	if (!ctl->dry_run && needs_root(ctl, &r.cfs)) {
 		ret = perm_need_root();
 		if (ret)

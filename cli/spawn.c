@@ -36,7 +36,11 @@ int spawn_start(const struct spawn *s, struct child *c)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
 		for (e = s->env; e && *e; e++)
 			putenv((char *)*e);
-		execvp(s->file, (char *const *)s->argv);
+		/* execvp would run a file it cannot exec through /bin/sh. */
+		if (s->exact)
+			execv(s->file, (char *const *)s->argv);
+		else
+			execvp(s->file, (char *const *)s->argv);
 		if (s->say_exec_error)
 			fprintf(stderr, "hibernate: %s: %s\n", s->file,
 				strerror(errno));
@@ -58,7 +62,7 @@ long long spawn_now_ms(void)
 }
 
 /* Nonzero once the child has exited (or cannot be waited for). */
-static int exited(const struct child *c, long long deadline)
+static int exited(struct child *c, long long deadline)
 {
 	const struct timespec tick = { 0, 20 * 1000 * 1000 };
 	struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
@@ -68,7 +72,11 @@ static int exited(const struct child *c, long long deadline)
 
 	if (c->pidfd >= 0) {
 		r = poll(&p, 1, left > 0 ? left : 0);
-		return r > 0 || (r < 0 && errno != EINTR);
+		if (r >= 0 || errno == EINTR)
+			return r > 0;
+		/* Not "exited": the timeout must still hold.  Poll instead. */
+		close(c->pidfd);
+		c->pidfd = -1;
 	}
 	if (waitid(P_PID, c->pid, &si, WEXITED | WNOHANG | WNOWAIT))
 		return errno != EINTR;

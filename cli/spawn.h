@@ -8,6 +8,7 @@
 
 struct spawn {
 	const char *file;		/* found as execvp() finds it */
+	bool exact;			/* FILE as it is: no PATH, no sh */
 	const char *const *argv;
 	const char *const *env;		/* "NAME=value" to add, NULL-ended */
 	bool own_group;			/* a kill reaches what it started */

@@ -40,13 +40,16 @@ void str_chomp(char *s)
  */
 void str_unoctal(char *s)
 {
-	char *w = s;
+	char *w = s, c;
 
 	for (; *s; s++, w++) {
+		c = 0;
 		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w = (s[1] - '0') << 6 | (s[2] - '0') << 3 |
-			     (s[3] - '0');
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7')
+			c = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+		/* \000 is no path byte: kept as it is, not an early end. */
+		if (c) {
+			*w = c;
 			s += 3;
 		} else {
 			*w = *s;

@@ -433,8 +433,8 @@ static int start_hook(struct sleep_hook *h, const char *phase)
 	const char *argv[] = { h->path, phase, "hibernate", NULL };
 	const char *env[] = { "SYSTEMD_SLEEP_ACTION=hibernate", NULL };
 	const struct spawn s = { .file = h->path, .argv = argv, .env = env,
-				 .own_group = true, .stdout_to_stderr = true,
-				 .say_exec_error = true };
+				 .exact = true, .own_group = true,
+				 .stdout_to_stderr = true, .say_exec_error = true };
 
 	return spawn_start(&s, &h->c);
 }

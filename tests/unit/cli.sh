@@ -162,3 +162,13 @@ expect_rc "--install-systemd --dry-run" 0 "$HIB" --install-systemd -n
 check "--install-systemd --dry-run writes nothing" test ! -e "$T/etc/systemd"
 expect_rc "--install-systemd bad profile" 2 "$HIB" --install-systemd -p 'a;b'
 expect_rc "--install-systemd with --test" 2 "$HIB" --install-systemd --test
+
+# HIBERNATE_SYSROOT moves the lock: never for a run on the live configfs,
+# where the moved lock would not keep out another hibernate.
+expect_rc "HIBERNATE_SYSROOT refused against the live configfs" 2 \
+	"$HIB" -c "$T/h.conf" -p p -n -f
+check "... and says why" grep -q "HIBERNATE_SYSROOT is set" "$T/err"
+expect_rc "a relative HIBERNATE_SYSROOT is refused" 2 \
+	env HIBERNATE_SYSROOT=rel "$HIB" --install-systemd -n
+expect_rc "an over-long HIBERNATE_SYSROOT is refused" 2 \
+	env HIBERNATE_SYSROOT="/$(printf 'a%.0s' {1..1100})" "$HIB" --install-systemd -n

@@ -139,7 +139,8 @@ expect_rc "not root: --list-profiles" 0 nobody "$HIB" \
 	-c "$TOP/etc/hibernate.conf" --list-profiles
 expect_rc "not root: --install-systemd --dry-run" 0 nobody "$HIB" \
 	--install-systemd -n
-nobody "$HIB" -c "$T/ok.conf" --test -n -f >"$T/out" 2>"$T/err"
+nobody env -u HIBERNATE_SYSROOT "$HIB" -c "$T/ok.conf" --test -n -f \
+	>"$T/out" 2>"$T/err"
 rc=$?
 if [[ $rc != 7 ]] && grep -q "^# check: running as root: no" "$T/out"; then
 	pass "not root: --dry-run is not refused, says root is needed"

@@ -114,6 +114,18 @@ chmod 0777 "$L/60open"
 expect_rc "--system-sleep, a hook others may write: exit 7" 7 "$HIB" --system-sleep pre
 check "that hook did not run" not_in "^open" "$SLEEP_LOG"
 check "the fix is named" grep -q "chmod go-w $L/60open" "$T/err"
+chmod 0755 "$L/60open"
+rm "$L/60open"
+# As systemd-sleep: a hook the kernel cannot exec (no "#!") fails; /bin/sh
+# never reads it as a script.
+printf 'echo noshebang >>"$SLEEP_LOG"\n' >"$L/70noshebang"
+chmod 0755 "$L/70noshebang"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep, a hook without #!: exit 1" 1 "$HIB" --system-sleep pre
+check "that hook failed as exec does (127)" \
+	grep -q "system-sleep hook $L/70noshebang pre hibernate failed (status 127)" "$T/err"
+check "/bin/sh did not run it" not_in "^noshebang" "$SLEEP_LOG"
+rm "$L/70noshebang"
 expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
 expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
 

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <dirent.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -52,10 +53,14 @@ static void test_swap_free(void **state)
 static void test_unoctal(void **state)
 {
 	char s[] = "/mnt/a\\040b\\011c\\012d\\134e\\09x\\";
+	char nul[] = "/a\\000b\\400c\\04";
 
 	(void)state;
 	str_unoctal(s);
 	assert_string_equal(s, "/mnt/a b\tc\nd\\e\\09x\\");
+	/* No early end at \000, nothing past a byte, no cut at the end. */
+	str_unoctal(nul);
+	assert_string_equal(nul, "/a\\000b\\400c\\04");
 }
 
 static void test_image_estimate(void **state)
@@ -97,6 +102,28 @@ static void test_resolve_target(void **state)
 					    out, sizeof(out)), -ENOENT);
 	assert_int_equal(sys_resolve_target("/dev/vda", out, 4),
 			 -ENAMETOOLONG);
+}
+
+/* Linked with --wrap=poll: poll(2) fails with ENOMEM while this is set. */
+static int poll_fails;
+int __real_poll(struct pollfd *fds, nfds_t n, int timeout);
+int __wrap_poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	if (poll_fails) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return __real_poll(fds, n, timeout);
+}
+
+/* A failing poll(2) is no exit: the hook's timeout still holds. */
+static void test_hook_poll_error(void **state)
+{
+	(void)state;
+	poll_fails = 1;
+	assert_int_equal(hook_run("sleep 30", 1, "pre", "x"), -ETIMEDOUT);
+	assert_int_equal(hook_run("exit 4", 5, "pre", "x"), 4);
+	poll_fails = 0;
 }
 
 static void test_hooks(void **state)
@@ -250,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_image_estimate),
 		cmocka_unit_test(test_resolve_target),
 		cmocka_unit_test(test_hooks),
+		cmocka_unit_test(test_hook_poll_error),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_module_command),
 		cmocka_unit_test(test_resume_checks),

@@ -27,6 +27,9 @@ int s2_extents_add(struct s2_extents *x, u64 file_page, u64 dev_page, u64 len)
 		u32 cap = x->cap ? x->cap * 2 : 64;
 		struct s2_extent *n;
 
+		if (x->cap > U32_MAX / 2)
+			return -E2BIG;
+
 		n = kvrealloc(x->ext, array_size(cap, sizeof(*n)), GFP_KERNEL);
 		if (!n)
 			return -ENOMEM;

@@ -19,31 +19,42 @@
 #include "writer.h"
 
 /*
- * w->priv of both.  @type is the swap area of an open for an image, the
- * only kind the ops below run on; their writer's open sets it to -1
- * otherwise (a resume location opened for reading leaves it 0).
+ * w->priv of both.  @area is the swap type + 1 of an open for an image,
+ * the only kind the ops below run on, and 0 otherwise: the zeroed state
+ * of a resume location opened for reading, which no open op sees, names
+ * no area (type 0 is the first swap area, not "none").
  */
 struct s2_swap_state {
-	int type;
+	int area;
 	struct s2_file_target ft;	/* swapfile: the swap file */
 };
+
+static int s2_swap_type(const struct s2_swap_state *s)
+{
+	return s->area - 1;
+}
+
+/* The area that starts at the writer's anchor page, if there is one. */
+static bool s2_swap_find_area(struct s2_writer *w)
+{
+	struct s2_swap_state *s = w->priv;
+	int type = swap_type_of(w->bdev->bd_dev, w->anchor_page);
+
+	s->area = type < 0 ? 0 : type + 1;
+	return s->area;
+}
 
 static int s2_swap_open(struct s2_writer *w, const char *target,
 			bool for_image)
 {
-	struct s2_swap_state *s = w->priv;
 	int error = s2_writer_open_bdev(w, target, false);
 
-	s->type = -1;
 	if (error)
 		return error;
 	w->anchor_page = 0;
-	if (for_image) {
-		s->type = swap_type_of(w->bdev->bd_dev, 0);
-		if (s->type < 0) {
-			pr_err("%s is not an active swap area\n", target);
-			return -ENODEV;
-		}
+	if (for_image && !s2_swap_find_area(w)) {
+		pr_err("%s is not an active swap area\n", target);
+		return -ENODEV;
 	}
 	return 0;
 }
@@ -52,13 +63,13 @@ static u64 s2_swap_free_bytes(struct s2_writer *w)
 {
 	struct s2_swap_state *s = w->priv;
 
-	return (u64)count_swap_pages(s->type, 1) << PAGE_SHIFT;
+	return (u64)count_swap_pages(s2_swap_type(s), 1) << PAGE_SHIFT;
 }
 
 static int s2_swap_reserve_page(struct s2_writer *w, u64 *page)
 {
 	struct s2_swap_state *s = w->priv;
-	sector_t block = alloc_swapdev_block(s->type);
+	sector_t block = alloc_swapdev_block(s2_swap_type(s));
 
 	if (!block)
 		return -ENOSPC;
@@ -70,8 +81,8 @@ static void s2_swap_free_pages(struct s2_writer *w)
 {
 	struct s2_swap_state *s = w->priv;
 
-	if (s->type >= 0)
-		free_all_swap_pages(s->type);
+	if (s->area)
+		free_all_swap_pages(s2_swap_type(s));
 }
 
 /*
@@ -83,8 +94,8 @@ static bool s2_swap_gone(struct s2_writer *w)
 {
 	struct s2_swap_state *s = w->priv;
 
-	return s->type >= 0 &&
-	       swap_type_of(w->bdev->bd_dev, w->anchor_page) != s->type;
+	return s->area &&
+	       swap_type_of(w->bdev->bd_dev, w->anchor_page) != s2_swap_type(s);
 }
 
 static void s2_swap_close(struct s2_writer *w)
@@ -111,7 +122,6 @@ static int s2_swapfile_open(struct s2_writer *w, const char *target,
 	char dev[S2_TARGET_MAX];
 	int error;
 
-	s->type = -1;
 	if (s2_location_parse(target, dev, sizeof(dev), &w->anchor_page)) {
 		error = s2_writer_open_bdev(w, dev, false);
 	} else {
@@ -126,13 +136,12 @@ static int s2_swapfile_open(struct s2_writer *w, const char *target,
 	}
 	if (error || !for_image)
 		return error;
-	s->type = swap_type_of(w->bdev->bd_dev, w->anchor_page);
-	if (s->type < 0) {
+	if (!s2_swap_find_area(w)) {
 		pr_err("%s: no active swap area starts at page %llu of %pg\n",
 		       target, w->anchor_page, w->bdev);
 		return -ENODEV;
 	}
-	w->anchor_page = swapdev_block(s->type, 0);
+	w->anchor_page = swapdev_block(s2_swap_type(s), 0);
 	pr_info("%s: resume location /dev/%pg:%llu\n", target, w->bdev,
 		w->anchor_page);
 	return 0;
