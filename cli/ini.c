@@ -148,24 +148,28 @@ static void set_value(struct conf *c, struct conf_val *slot,
 	slot->line = line;
 }
 
+static void unknown_key(struct conf *c, int line, const char *key,
+			const char *where, const char *sugg)
+{
+	if (sugg)
+		conf_error(c, line, "unknown key '%s'%s (did you mean '%s'?)",
+			   key, where, sugg);
+	else
+		conf_error(c, line, "unknown key '%s'%s", key, where);
+}
+
 static void parse_acpi_key(struct conf *c, const char *key, const char *val,
 			   int line)
 {
 	char norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
-	const char *sugg;
 	size_t i;
 
 	for (i = 0; i < A_NR; i++)
 		if (!strcmp(conf_acpi_keys[i].name, key))
 			break;
 	if (i == A_NR) {
-		sugg = conf_suggest_acpi_key(key);
-		if (sugg)
-			conf_error(c, line,
-				   "unknown key '%s' in [acpi] (did you mean '%s'?)",
-				   key, sugg);
-		else
-			conf_error(c, line, "unknown key '%s' in [acpi]", key);
+		unknown_key(c, line, key, " in [acpi]",
+			    conf_suggest_acpi_key(key));
 		return;
 	}
 	if (conf_check_value(&conf_acpi_keys[i], val, norm, sizeof(norm), why,
@@ -214,7 +218,6 @@ static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 {
 	char norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
 	char *eq = strchr(s, '='), *key, *val;
-	const char *sugg;
 	int k;
 
 	if (!eq) {
@@ -242,13 +245,7 @@ static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 	}
 	k = conf_key_lookup(key);
 	if (k < 0) {
-		sugg = conf_suggest_key(key);
-		if (sugg)
-			conf_error(c, line,
-				   "unknown key '%s' (did you mean '%s'?)",
-				   key, sugg);
-		else
-			conf_error(c, line, "unknown key '%s'", key);
+		unknown_key(c, line, key, "", conf_suggest_key(key));
 		return;
 	}
 	if (conf_keys[k].type != T_CMD)
