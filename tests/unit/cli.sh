@@ -15,10 +15,7 @@ fake_tree() {
 	printf 'compressors: none lzo lz4\nwriters: swap\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$d/capabilities"
 	: >"$d/profile"
 	: >"$d/action"
-	for a in writer target compressor compress_threads checksum \
-		image_size_limit freezer_timeout_ms io_depth powerdown force; do
-		: >"$d/profiles/p/$a"
-	done
+	fake_profile "$d" p
 	echo tested >"$d/results/status"
 	echo yes >"$d/results/verified"
 	echo p >"$d/results/profile"

@@ -20,10 +20,7 @@ fake_tree() {
 	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
 	: >"$CFS/profile"
 	: >"$CFS/action"
-	for a in writer target compressor compress_threads checksum \
-		image_size_limit freezer_timeout_ms io_depth powerdown force; do
-		: >"$CFS/profiles/p/$a"
-	done
+	fake_profile "$CFS" p
 	echo tested >"$CFS/results/status"
 	echo yes >"$CFS/results/verified"
 }

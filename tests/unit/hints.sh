@@ -78,10 +78,7 @@ fi
 printf '[default]\ntarget = %s\n' "$T/target" >"$T/i.conf"
 fake_tree "$CFS"
 mkdir -p "$CFS/profiles/default"
-for a in writer target compressor compress_threads checksum \
-	image_size_limit freezer_timeout_ms io_depth powerdown force; do
-	: >"$CFS/profiles/default/$a"
-done
+fake_profile "$CFS" default
 echo "$T/dev:1" >"$CFS/profiles/default/resume_location"
 head -c 8192 /dev/zero >"$T/dev"
 expect_rc "--invalidate without an image exits 0" 0 \
@@ -124,10 +121,7 @@ if [[ $(id -u) == 0 ]] && truncate -s 64M "$T/swap.img" &&
 	# --invalidate with resume_location (as the initramfs passes it)
 	# looks at that page: page 1 of the swap area is not an anchor.
 	mkdir -p "$CFS/profiles/default"
-	for a in writer target compressor compress_threads checksum \
-		image_size_limit freezer_timeout_ms io_depth powerdown force; do
-		: >"$CFS/profiles/default/$a"
-	done
+	fake_profile "$CFS" default
 	expect_rc "--invalidate at resume_location UUID=...:1" 0 \
 		"$HIB" -c "$T/l.conf" --configfs "$CFS" --invalidate -f \
 		--set "resume_location=UUID=$uuid:1"
@@ -196,10 +190,7 @@ ir_case "noresume with a location invalidates there" \
 # The report says the program's name like every message, not the module's.
 fake_tree "$CFS"
 mkdir -p "$CFS/profiles/default"
-for a in writer target compressor compress_threads checksum \
-	image_size_limit freezer_timeout_ms io_depth powerdown force; do
-	: >"$CFS/profiles/default/$a"
-done
+fake_profile "$CFS" default
 echo tested >"$CFS/results/status"
 echo yes >"$CFS/results/verified"
 echo default >"$CFS/results/profile"

@@ -5,6 +5,22 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HIB=$TOP/build/hibernate
 
+# The profile tunables, in order: the rows of S2_TUNABLES in names.h, the
+# one list the module, hibernate and these fake configfs trees share.
+TUNABLES=$(awk '/^#define S2_TUNABLES/ { on = 1; next }
+	on && /^[[:space:]]*X\(/ { split($0, f, /[(,]/); print f[2] }
+	on && !/\\$/ { on = 0 }' "$TOP/kernel/suspend2/names.h")
+
+# fake_profile DIR NAME: profile NAME of the fake configfs tree DIR, a
+# plain empty file for each tunable.
+fake_profile() {
+	local a
+	mkdir -p "$1/profiles/$2"
+	for a in $TUNABLES; do
+		: >"$1/profiles/$2/$a"
+	done
+}
+
 pass() { echo "ok - $*"; }
 fail() { echo "not ok - $*"; }
 

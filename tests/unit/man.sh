@@ -29,10 +29,9 @@ done
 # Every key the parser accepts: from the binary's key table, by way of
 # the shipped configuration (which must list them all) and the parser.
 keys=$(sed -n 's/^#\{0,1\}\([a-z_]*\) = .*/\1/p' "$TOP/etc/hibernate.conf" | sort -u)
-for k in writer target compressor compress_threads checksum \
-	image_size_limit freezer_timeout_ms io_depth powerdown inherit \
+for k in $TUNABLES inherit \
 	pre_hibernate post_resume hook_timeout unload_module module \
-	force resume_location swap_on_demand \
+	resume_location swap_on_demand \
 	ac_profile battery_profile lid power_button sleep_button; do
 	if grep -qw -- "$k" <<<"$MAN5"; then
 		pass "hibernate.conf.5 documents $k"

@@ -12,10 +12,7 @@ mkdir -p "$CFS/profiles/default" "$CFS/results"
 echo idle >"$CFS/state"
 : >"$CFS/action"
 : >"$CFS/profile"
-for a in writer target compressor compress_threads checksum \
-	image_size_limit freezer_timeout_ms io_depth powerdown force; do
-	: >"$CFS/profiles/default/$a"
-done
+fake_profile "$CFS" default
 echo tested >"$CFS/results/status"
 echo yes >"$CFS/results/verified"
 touch "$T/target"

@@ -17,6 +17,7 @@
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
 #include "../../cli/report.h"
+#include "../../kernel/suspend2/names.h"
 #include "test_util.h"
 
 static const char *inject_path;
@@ -31,11 +32,8 @@ int __wrap_cfs_write(const struct cfs *c, const char *rel, const char *val)
 	return __real_cfs_write(c, rel, val);
 }
 
-static const char *const attrs[] = {
-	"writer", "target", "compressor", "compress_threads", "checksum",
-	"image_size_limit", "freezer_timeout_ms", "io_depth", "powerdown",
-	"force",
-};
+#define TUNABLE_NAME(name, ...)	#name,
+static const char *const attrs[] = { S2_TUNABLES(TUNABLE_NAME) };
 
 static char *fake_tree(bool with_profile)
 {
