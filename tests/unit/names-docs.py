@@ -24,9 +24,9 @@ for line in sys.stdin:
 
 def same(what, want, got):
     if want == got:
-        print("PASS: names.h: %s: %r" % (what, want))
+        print("ok - names.h: %s: %r" % (what, want))
     else:
-        print("FAIL: names.h: %s: want %r, got %r" % (what, want, got))
+        print("not ok - names.h: %s: want %r, got %r" % (what, want, got))
 
 
 def num(n):
