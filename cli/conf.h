@@ -33,6 +33,7 @@ enum conf_key {
 	K_IO_DEPTH,
 	K_POWERDOWN,
 	K_FORCE,
+	K_ABORT_KEY,
 	K_INHERIT,
 	K_PRE_HIBERNATE,
 	K_POST_RESUME,
@@ -44,7 +45,7 @@ enum conf_key {
 	K_OVERWRITE_IN_USE,
 	K_NR
 };
-#define CONF_KERNEL_KEYS	(K_FORCE + 1)
+#define CONF_KERNEL_KEYS	(K_ABORT_KEY + 1)
 
 enum acpi_key {
 	A_AC_PROFILE,

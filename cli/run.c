@@ -204,6 +204,12 @@ static int action_failed(struct run *r, const char *word, int err)
 		hib_err("busy: another cycle is running");
 		return HIB_EXIT_BUSY;
 	}
+	if (err == ECANCELED && !strcmp(res.status, "aborted")) {
+		hib_err("%s aborted from the keyboard: %s; everything is thawed and no boot will restore this image",
+			word, res.error);
+		report(r, &res);
+		return HIB_EXIT_CYCLE;
+	}
 	if (err == EPERM || err == ENOENT || err == EINVAL) {
 		/* EPERM names its reason (lockdown, nohibernate) in results. */
 		hib_err("the kernel refused action '%s': %s%s%s", word,

@@ -62,6 +62,7 @@ struct s2_settings {
 	u32 io_depth;
 	enum s2_powerdown powerdown;
 	u32 force;		/* bdev writer: accept a device in use */
+	u32 abort_key;		/* Escape aborts the write */
 };
 
 struct s2_results {
@@ -108,6 +109,12 @@ bool s2_busy(void);
 int s2_action_run(enum s2_action action, const struct s2_settings *set,
 		  const char *profile);
 int s2_resume_at_load(const char *device);
+
+/* core/abort.c */
+int s2_abort_init(void);
+void s2_abort_exit(void);
+void s2_abort_arm(bool on);
+bool s2_abort_pressed(void);
 
 /* core/results.c */
 void s2_results_get(struct s2_results *out);

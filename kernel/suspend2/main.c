@@ -17,10 +17,15 @@ MODULE_PARM_DESC(resume, "where to resume from when loaded: a swap partition (/d
 
 static int __init suspend2_init(void)
 {
-	int error = s2_configfs_init();
+	int error = s2_abort_init();
 
 	if (error)
 		return error;
+	error = s2_configfs_init();
+	if (error) {
+		s2_abort_exit();
+		return error;
+	}
 	pr_info("version %s, image format %d\n", S2_VERSION,
 		S2_FORMAT_VERSION);
 	/*
@@ -41,6 +46,7 @@ static int __init suspend2_init(void)
 static void __exit suspend2_exit(void)
 {
 	s2_configfs_exit();
+	s2_abort_exit();
 }
 
 module_init(suspend2_init);

@@ -55,7 +55,8 @@
 	X(freezer_timeout_ms, u32, 20000, 100, 600000, RANGE, S2_NO_NAMES) \
 	X(io_depth, u32, 256, 1, 1024, RANGE, S2_NO_NAMES)		\
 	X(powerdown, index, shutdown, 0, 0, CHOICE, S2_POWERDOWN_NAMES)	\
-	X(force, u32, 0, 0, 1, FLAG, S2_NO_NAMES)
+	X(force, u32, 0, 0, 1, FLAG, S2_NO_NAMES)				\
+	X(abort_key, u32, 1, 0, 1, FLAG, S2_NO_NAMES)
 
 /*
  * The timed phases, in enum s2_phase order: X(ID, name, title).  Each is
@@ -82,7 +83,8 @@
 /* results/status, in enum s2_status order. */
 #define S2_STATUSES(X)							\
 	X(NONE, none) X(RUNNING, running) X(RESUMED, resumed)		\
-	X(TESTED, tested) X(FAILED, failed) X(REFUSED, refused)
+	X(TESTED, tested) X(FAILED, failed) X(REFUSED, refused)	\
+	X(ABORTED, aborted)
 
 /*
  * results/, in directory order: X(name, kind), the time_*_us attributes

@@ -99,8 +99,8 @@ static u64 s2_kbps(u64 bytes, u64 us)
 }
 
 /*
- * A cycle that returns an error failed, unless it found nothing to do or
- * refused an image; every failure says why in results, so one that got
+ * A cycle that returns an error failed, unless it found nothing to do,
+ * refused an image or was aborted from the keyboard; every failure says why in results, so one that got
  * here without a reason on record is named by its errno at least.
  */
 static void s2_finish(enum s2_status status, int error)
@@ -111,7 +111,8 @@ static void s2_finish(enum s2_status status, int error)
 		s2_results_set_error(error, "the cycle failed in state %s",
 				     s2_state_names[s2_state_get()]);
 	r = s2_results_lock();
-	if (r->error && status != S2_ST_NONE && status != S2_ST_REFUSED)
+	if (r->error && status != S2_ST_NONE && status != S2_ST_REFUSED &&
+	    status != S2_ST_ABORTED)
 		status = S2_ST_FAILED;
 	r->status = status;
 	s2_results_unlock();
@@ -452,7 +453,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	s64 offline_clock;
 	ktime_t sync_time;
 	char pm_test[16];
-	bool resumed = false;
+	bool resumed = false, aborted = false;
 	ktime_t start;
 	int error;
 
@@ -550,8 +551,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		times.snapshot_us -= min(times.snapshot_us, fz.kernel_freeze_us);
 		s2_set_state(S2_WRITING);
 		error = s2_swap_recheck(&w);
+		s2_abort_arm(set->abort_key);
 		if (!error)
 			error = s2_image_write(&w, set, &times, &wst, why);
+		s2_abort_arm(false);
+		aborted = error == -ECANCELED;
 		if (why[0])
 			s2_results_set_error(error, "%s", why);
 		swsusp_free();
@@ -609,7 +613,8 @@ out_unlock:
 	s2_writer_close(&w);
 out_avenrun:
 	s2_avenrun_restore(saved_avenrun);
-	s2_finish(resumed ? S2_ST_RESUMED : S2_ST_TESTED, error);
+	s2_finish(resumed ? S2_ST_RESUMED :
+		  aborted ? S2_ST_ABORTED : S2_ST_TESTED, error);
 	return error;
 }
 

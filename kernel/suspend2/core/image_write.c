@@ -195,7 +195,15 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 	s2_progress_start(&progress, "Writing image", total);
 	for (;;) {
 		struct s2_chunk_header ch;
-		struct s2_slot *s = done < total ? s2_pipeline_fill(&pipe) : NULL;
+		struct s2_slot *s;
+
+		if (s2_abort_pressed()) {
+			error = write_why(so, -ECANCELED,
+					  "aborted: Escape pressed after %llu of %llu pages",
+					  written, total);
+			break;
+		}
+		s = done < total ? s2_pipeline_fill(&pipe) : NULL;
 
 		if (s) {
 			error = fill_chunk(&handle, s, &done, total);
