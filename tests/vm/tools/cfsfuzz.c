@@ -49,6 +49,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../../kernel/suspend2/names.h"
+
 #define CONFIGFS_MAGIC	0x62656570
 #define VAL_MAX		8192	/* largest payload and read buffer */
 #define CFS_WRITE_MAX	4095	/* configfs passes at most this to store */
@@ -301,12 +303,14 @@ struct numrange {
 	uint64_t min, max;
 };
 
+/* The numeric tunables of names.h (kept as u32 or u64) and their ranges. */
+#define RANGE_u32(name, lo, hi)	{ #name, lo, hi },
+#define RANGE_u64		RANGE_u32
+#define RANGE_text(...)
+#define RANGE_index(...)
+#define NUMRANGE(name, store, def, lo, hi, ...)	RANGE_##store(name, lo, hi)
 static const struct numrange numranges[] = {
-	{ "compress_threads", 0, 64 },
-	{ "image_size_limit", 0, 9223372036854775807ULL },
-	{ "freezer_timeout_ms", 100, 600000 },
-	{ "io_depth", 1, 1024 },
-	{ "force", 0, 1 },
+	S2_TUNABLES(NUMRANGE)
 };
 
 static const struct numrange *numrange(const char *name)
@@ -319,16 +323,15 @@ static const struct numrange *numrange(const char *name)
 	return NULL;
 }
 
+#define ATTR_NAME(name, ...)		#name,
 static const char * const profile_attrs[] = {
-	"writer", "target", "compressor", "compress_threads", "checksum",
-	"image_size_limit", "freezer_timeout_ms", "io_depth", "powerdown",
-	"force", "resume_location", NULL
+	S2_TUNABLES(ATTR_NAME) "resume_location", NULL
 };
 
-/* The documented defaults of a new profile, in profile_attrs order. */
+/* The defaults of a new profile, in profile_attrs order. */
+#define ATTR_DEFAULT(name, store, def, ...)	#def,
 static const char * const profile_defaults[] = {
-	"swap", "", "lzo", "0", "crc32c", "0", "20000", "256", "shutdown",
-	"0", ""
+	S2_TUNABLES(ATTR_DEFAULT) ""
 };
 
 static const char * const root_attrs[] = {
@@ -351,8 +354,9 @@ static const char * const states[] = {
 	"reading", "verifying", "restoring", "thawing", NULL
 };
 
+#define STATUS_NAME(id, name)		#name,
 static const char * const statuses[] = {
-	"none", "running", "resumed", "tested", "failed", "refused", NULL
+	S2_STATUSES(STATUS_NAME) NULL
 };
 
 static int in_list(const char * const *list, const char *s, size_t n)
