@@ -111,10 +111,11 @@ int s2_action_run(enum s2_action action, const struct s2_settings *set,
 int s2_resume_at_load(const char *device);
 
 /* core/abort.c */
-int s2_abort_init(void);
+void s2_abort_init(void);
 void s2_abort_exit(void);
 void s2_abort_arm(bool on);
 bool s2_abort_pressed(void);
+bool s2_abort_close(void);
 
 /* core/results.c */
 void s2_results_get(struct s2_results *out);

@@ -17,10 +17,9 @@ MODULE_PARM_DESC(resume, "where to resume from when loaded: a swap partition (/d
 
 static int __init suspend2_init(void)
 {
-	int error = s2_abort_init();
+	int error;
 
-	if (error)
-		return error;
+	s2_abort_init();
 	error = s2_configfs_init();
 	if (error) {
 		s2_abort_exit();

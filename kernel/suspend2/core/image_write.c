@@ -346,6 +346,13 @@ out_io:
 	s2_io_exit(&so.io);
 	if (error)
 		goto out_index;
+	/* The anchor completes the image: a press now or later is too late. */
+	if (s2_abort_close()) {
+		error = write_why(&so, -ECANCELED,
+				  "aborted: Escape pressed after all %llu pages, before the image was complete",
+				  total);
+		goto out_index;
+	}
 
 	info.release = init_utsname()->release;
 	info.version = init_utsname()->version;
