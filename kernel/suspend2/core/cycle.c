@@ -100,8 +100,9 @@ static u64 s2_kbps(u64 bytes, u64 us)
 
 /*
  * A cycle that returns an error failed, unless it found nothing to do,
- * refused an image or was aborted from the keyboard; every failure says why in results, so one that got
- * here without a reason on record is named by its errno at least.
+ * refused an image or was aborted from the keyboard; every failure says
+ * why in results, so one that got here without a reason on record is
+ * named by its errno at least.
  */
 static void s2_finish(enum s2_status status, int error)
 {
