@@ -16,6 +16,9 @@
 #define S2_TARGET_MAX		256
 #define S2_WRITER_MAX		16
 #define S2_REFUSED_MAX		1024
+#define S2_KEYSPEC_MAX		128	/* "keyring:" and a name of up to 64 */
+#define S2_KEYRING_PREFIX	"keyring:"
+#define S2_KEYNAME_MAX		64
 
 #define S2_STATE_ENUM(id, ...)		S2_##id,
 enum s2_state {
@@ -63,6 +66,8 @@ struct s2_settings {
 	enum s2_powerdown powerdown;
 	u32 force;		/* bdev writer: accept a device in use */
 	u32 abort_key;		/* Escape aborts the write */
+	enum s2_encryption encryption;
+	char key[S2_KEYSPEC_MAX];	/* how the image key is kept */
 };
 
 struct s2_results {
@@ -73,6 +78,7 @@ struct s2_results {
 	char writer[S2_WRITER_MAX];
 	char compressor[S2_ALGO_LEN];
 	enum s2_checksum checksum;
+	enum s2_encryption encryption;
 	u64 time_us[S2_NR_PHASES];
 	u64 offline_ms;
 	u64 image_pages;
@@ -99,6 +105,7 @@ extern const char * const s2_action_names[S2_NR_ACTIONS];
 extern const char * const s2_powerdown_names[S2_NR_POWERDOWN];
 extern const char * const s2_status_names[S2_NR_STATUS];
 extern const char * const s2_checksum_names[2];
+extern const char * const s2_encryption_names[S2_NR_ENC];
 extern const char * const s2_compressor_names[];	/* NULL-terminated */
 
 void s2_settings_default(struct s2_settings *set);
@@ -127,6 +134,9 @@ void s2_results_unlock(void);
 
 /* compress/compress.c */
 bool s2_compressor_available(const char *name);
+
+/* crypt/aead.c */
+bool s2_aead_available(enum s2_encryption enc);
 
 /* configfs/ */
 int s2_configfs_init(void);

@@ -23,6 +23,7 @@
 				X("zstd") X("deflate")
 #define S2_CHECKSUM_NAMES(X)	X("none") X("crc32c")
 #define S2_POWERDOWN_NAMES(X)	X("shutdown") X("platform") X("reboot")
+#define S2_ENCRYPTION_NAMES(X)	X("none") X("aes-gcm") X("chacha20-poly1305")
 /* For a tunable without a list of words: hibernate's table takes NULL. */
 #define S2_NO_NAMES(X)		NULL
 
@@ -40,7 +41,8 @@
  * The profile tunables, in the order of profiles/NAME/ and of
  * hibernate.conf's keys: X(name, store, default, min, max, kind, words).
  * store is how the module keeps it: text, index (into s2_<name>_names),
- * u32 or u64; default a token (a number, or a word to stringify), empty
+ * aead (an index too, but only of an AEAD this kernel offers), u32 or
+ * u64; default a token (a number, or a word to stringify), empty
  * for none; min and max bound a number, inclusive, or a path's length;
  * kind is how hibernate.conf checks the value (T_kind in cli/conf.h);
  * words are the values a word may take.
@@ -56,7 +58,9 @@
 	X(io_depth, u32, 256, 1, 1024, RANGE, S2_NO_NAMES)		\
 	X(powerdown, index, shutdown, 0, 0, CHOICE, S2_POWERDOWN_NAMES)	\
 	X(force, u32, 0, 0, 1, FLAG, S2_NO_NAMES)				\
-	X(abort_key, u32, 1, 0, 1, FLAG, S2_NO_NAMES)
+	X(abort_key, u32, 1, 0, 1, FLAG, S2_NO_NAMES)			\
+	X(encryption, aead, none, 0, 0, WORD, S2_ENCRYPTION_NAMES)	\
+	X(key, text,, 0, 127, KEYSPEC, S2_NO_NAMES)
 
 /*
  * The timed phases, in enum s2_phase order: X(ID, name, title).  Each is
@@ -84,7 +88,7 @@
 #define S2_STATUSES(X)							\
 	X(NONE, none) X(RUNNING, running) X(RESUMED, resumed)		\
 	X(TESTED, tested) X(FAILED, failed) X(REFUSED, refused)	\
-	X(ABORTED, aborted)
+	X(ABORTED, aborted) X(LOCKED, locked)
 
 /*
  * results/, in directory order: X(name, kind), the time_*_us attributes
@@ -95,7 +99,7 @@
  */
 #define S2_RESULTS_HEAD(X)						\
 	X(status, name) X(error, own) X(profile, text) X(writer, text)	\
-	X(compressor, text) X(checksum, name)
+	X(compressor, text) X(checksum, name) X(encryption, name)
 #define S2_RESULTS_TAIL(X)						\
 	X(offline_ms, u64) X(image_pages, u64) X(bytes_raw, u64)	\
 	X(bytes_written, u64) X(write_kbps, u64) X(read_kbps, u64)	\

@@ -48,5 +48,7 @@ int s2_match_word(const char * const *names, size_t n, const char *buf,
 /* A decimal number in [min, max]: -EINVAL if malformed, -ERANGE if out. */
 int s2_parse_u64(const char *buf, size_t count, u64 min, u64 max, u64 *out);
 int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max, u32 *out);
+/* "keyring:NAME", NAME 1 to 64 of A-Z a-z 0-9 . _ - */
+bool s2_keyspec_valid(const char *spec);
 
 #endif /* _SUSPEND2_CONFIGFS_H */

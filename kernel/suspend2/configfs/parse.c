@@ -61,3 +61,14 @@ int s2_parse_u32(const char *buf, size_t count, u64 min, u64 max, u32 *out)
 		*out = value;
 	return error;
 }
+
+bool s2_keyspec_valid(const char *spec)
+{
+	size_t len;
+
+	if (!str_has_prefix(spec, S2_KEYRING_PREFIX))
+		return false;
+	spec += strlen(S2_KEYRING_PREFIX);
+	len = strspn(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+	return len && len <= S2_KEYNAME_MAX && !spec[len];
+}

@@ -55,10 +55,12 @@ struct s2_profile *s2_profile_lookup(const char *name)
  */
 #define S2_SHOW_text(name)	"%s\n", p->set.name
 #define S2_SHOW_index(name)	"%s\n", s2_##name##_names[p->set.name]
+#define S2_SHOW_aead		S2_SHOW_index
 #define S2_SHOW_u32(name)	"%u\n", p->set.name
 #define S2_SHOW_u64(name)	"%llu\n", p->set.name
 
 #define S2_STORE_text(...)
+#define S2_STORE_aead(...)
 #define S2_STORE_u32(name, type, min, max)				\
 static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 					 const char *buf, size_t count)	\
@@ -161,6 +163,48 @@ static ssize_t s2_profile_compressor_store(struct config_item *item,
 	if (s2_cfg_busy())
 		return -EBUSY;
 	strscpy(to_s2_profile(item)->set.compressor, s2_compressor_names[i]);
+	return count;
+}
+
+/* Only an AEAD this kernel offers, as for the compressor. */
+static ssize_t s2_profile_encryption_store(struct config_item *item,
+					   const char *buf, size_t count)
+{
+	int i = s2_match_word(s2_encryption_names,
+			      ARRAY_SIZE(s2_encryption_names), buf, count);
+
+	if (i < 0 || !s2_aead_available(i))
+		return -EINVAL;
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	to_s2_profile(item)->set.encryption = i;
+	return count;
+}
+
+/*
+ * "keyring:NAME": the public key the image key is wrapped for is the
+ * user key "suspend2:NAME" (docs/image-encryption.md).  Empty clears it;
+ * "tpm" is reserved for a key sealed to the TPM.
+ */
+static ssize_t s2_profile_key_store(struct config_item *item,
+				    const char *buf, size_t count)
+{
+	char value[S2_KEYSPEC_MAX];
+	int error = s2_copy_word(value, sizeof(value), buf, count);
+
+	if (error)
+		return error == -ENAMETOOLONG ? -EINVAL : error;
+	if (!strcmp(value, "tpm") || str_has_prefix(value, "tpm:")) {
+		pr_err("key %s: a TPM-sealed key is not supported yet\n", value);
+		return -EOPNOTSUPP;
+	}
+	if (value[0] && !s2_keyspec_valid(value))
+		return -EINVAL;
+	guard(mutex)(&s2_cfg_mutex);
+	if (s2_cfg_busy())
+		return -EBUSY;
+	strscpy(to_s2_profile(item)->set.key, value);
 	return count;
 }
 

@@ -37,6 +37,12 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 	len += sysfs_emit_at(page, len, "\nchecksums:");
 	for (i = 0; i < ARRAY_SIZE(s2_checksum_names); i++)
 		len += sysfs_emit_at(page, len, " %s", s2_checksum_names[i]);
+	len += sysfs_emit_at(page, len, "\nencryption:");
+	for (i = 0; i < S2_NR_ENC; i++)
+		if (s2_aead_available(i))
+			len += sysfs_emit_at(page, len, " %s",
+					     s2_encryption_names[i]);
+	len += sysfs_emit_at(page, len, "\nkeys: keyring");
 	len += sysfs_emit_at(page, len, "\npowerdown:");
 	for (i = 0; i < S2_NR_POWERDOWN; i++)
 		len += sysfs_emit_at(page, len, " %s", s2_powerdown_names[i]);
@@ -115,6 +121,14 @@ static int s2_action_claim(int action, struct s2_settings *set, char *profile)
 	if (!s2_selected->set.target[0]) {
 		pr_err("suspend2: %s: profile %s has no target\n",
 		       s2_action_names[action], profile);
+		return -EINVAL;
+	}
+	if (s2_selected->set.encryption != S2_ENC_NONE &&
+	    !s2_selected->set.key[0] && action != S2_ACT_RESUME &&
+	    action != S2_ACT_INVALIDATE) {
+		pr_err("suspend2: %s: profile %s: encryption %s needs key = keyring:NAME\n",
+		       s2_action_names[action], profile,
+		       s2_encryption_names[s2_selected->set.encryption]);
 		return -EINVAL;
 	}
 	*set = s2_selected->set;

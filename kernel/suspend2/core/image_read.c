@@ -126,8 +126,11 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 	struct s2_anchor *anchor;
 	u32 header_crc;
 	void *page;
-	int error;
+	int error, i;
 
+	for (i = S2_ENC_NONE + 1; i < S2_NR_ENC; i++)
+		if (s2_aead_available(i))
+			kid.aeads |= BIT(i);
 	memset(img, 0, sizeof(*img));
 	*why = "";
 	page = (void *)__get_free_page(GFP_KERNEL);
@@ -266,7 +269,7 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 	}
 	error = s2_chunk_check(&ch, seq, strcmp(si->img->header.compressor, "none"),
 			       le32_to_cpu(si->img->header.checksum) == S2_CHECKSUM_CRC32C,
-			       why);
+			       s2_header_encrypted(&si->img->header), why);
 	if (error)
 		return -EBADMSG;
 	s->raw_len = le32_to_cpu(ch.raw_len);

@@ -217,7 +217,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		s = s2_pipeline_drain(&pipe);
 		if (!s)
 			break;
-		s2_chunk_seal(&ch, seq++, s->raw_len, s->stored_len, s->crc);
+		s2_chunk_seal(&ch, seq++, s->raw_len, s->stored_len, s->crc, NULL);
 		error = stream_put(so, &ch, sizeof(ch));
 		if (!error)
 			error = stream_put(so, s->stored, s->stored_len);

@@ -47,6 +47,7 @@ void s2_results_begin(const struct s2_settings *set, const char *profile)
 	strscpy(r->writer, set->writer, sizeof(r->writer));
 	strscpy(r->compressor, set->compressor, sizeof(r->compressor));
 	r->checksum = set->checksum;
+	r->encryption = set->encryption;
 	s2_results_unlock();
 }
 

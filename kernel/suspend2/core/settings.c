@@ -17,12 +17,20 @@ const char * const s2_checksum_names[2] = {
 	S2_CHECKSUM_NAMES(S2_WORD)
 };
 
+/* The image format numbers the AEADs the same way. */
+static_assert(S2_ENC_NONE == 0 && S2_ENC_AES_GCM == 1 &&
+	      S2_ENC_CHACHA20_POLY1305 == 2);
+const char * const s2_encryption_names[S2_NR_ENC] = {
+	S2_ENCRYPTION_NAMES(S2_WORD)
+};
+
 /* A default by how the tunable is kept; a text without one stays empty. */
 #define S2_DEFAULT_text(set, name, def)					\
 	strscpy((set)->name, #def, sizeof((set)->name))
 #define S2_DEFAULT_index(set, name, def)				\
 	((set)->name = match_string(s2_##name##_names,			\
 				    ARRAY_SIZE(s2_##name##_names), #def))
+#define S2_DEFAULT_aead			S2_DEFAULT_index
 #define S2_DEFAULT_u32(set, name, def)	((set)->name = (def))
 #define S2_DEFAULT_u64			S2_DEFAULT_u32
 #define S2_DEFAULT(name, store, def, ...)				\

@@ -3,6 +3,7 @@
  * Encoding and validation of the suspend2 image format (see format.h).
  * Everything here is a pure function of its arguments.
  */
+#include <linux/bits.h>
 #include <linux/crc32.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -13,6 +14,15 @@
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include "format.h"
+
+/* The layout is the format: a change here is a new format version. */
+static_assert(sizeof(struct s2_header_crypt) == 144);
+static_assert(offsetof(struct s2_image_header, crypt) == 354);
+static_assert(sizeof(struct s2_image_header) == 518);
+static_assert(sizeof(struct s2_chunk_header) == 40);
+static_assert(sizeof(struct s2_chunk_nonce) == S2_NONCE_LEN);
+static_assert(sizeof(struct s2_chunk_aad) == 40);
+static_assert(sizeof(struct s2_index_page) == PAGE_SIZE);
 
 u32 s2_crc32c(const void *buf, size_t len)
 {
@@ -83,7 +93,19 @@ void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info)
 	h->write_io_wait_us = cpu_to_le64(info->write_io_wait_us);
 	h->threads = cpu_to_le32(info->threads);
 	h->flags = cpu_to_le32(info->flags);
+	h->crypt = info->crypt;
 	h->header_crc = cpu_to_le32(header_crc(h));
+}
+
+/* After the header tag is set: the crc covers the tag too. */
+void s2_header_reseal_crc(struct s2_image_header *h)
+{
+	h->header_crc = cpu_to_le32(header_crc(h));
+}
+
+bool s2_header_encrypted(const struct s2_image_header *h)
+{
+	return le32_to_cpu(h->crypt.encryption) != S2_ENC_NONE;
 }
 
 static bool field_is_string(const char *s, size_t len)
@@ -181,6 +203,39 @@ static int header_check_sizes(const struct s2_image_header *h,
 }
 
 /*
+ * The encryption fields.  The tag and the index digest are checked with
+ * the key, once the caller has it; here only what can be said without it.
+ */
+static int header_check_crypt(const struct s2_image_header *h,
+			      const struct s2_kernel_id *kid, const char **why)
+{
+	const struct s2_header_crypt *c = &h->crypt;
+	u32 enc = le32_to_cpu(c->encryption);
+	u32 scheme = le32_to_cpu(c->key_scheme);
+
+	if (enc >= S2_NR_ENC)
+		return refuse(why, "image header encryption names an unknown AEAD");
+	if (enc == S2_ENC_NONE) {
+		if (!field_is_zero(c, sizeof(*c)) ||
+		    !field_is_zero(h->header_tag, sizeof(h->header_tag)))
+			return refuse(why,
+				      "image header crypt fields set in an unencrypted image");
+		return 0;
+	}
+	if (!(kid->aeads & BIT(enc)))
+		return refuse(why, "image header encryption is not one this kernel offers");
+	if (scheme == S2_KEY_TPM)
+		return refuse(why, "image header key_scheme tpm is not supported yet");
+	if (scheme != S2_KEY_X25519)
+		return refuse(why, "image header key_scheme is unknown");
+	if (field_is_zero(c->image_id, sizeof(c->image_id)))
+		return refuse(why, "image header image_id is 0 in an encrypted image");
+	if (field_is_zero(c->eph_pub, sizeof(c->eph_pub)))
+		return refuse(why, "image header eph_pub is 0 in an encrypted image");
+	return 0;
+}
+
+/*
  * Returns 0 for an image this kernel may restore, else -EINVAL with *why
  * saying what is wrong, in words for the kernel log, naming the field.
  * The checks run from "is this an image at all" to "is it ours" to "does
@@ -230,6 +285,8 @@ int s2_header_check(const struct s2_image_header *h,
 		return refuse(why, "image header flags has unknown bits");
 	if (!threads || threads > S2_MAX_THREADS)
 		return refuse(why, "image header threads out of range");
+	if (header_check_crypt(h, kid, why))
+		return -EINVAL;
 	return header_check_sizes(h, lim, why);
 }
 
@@ -448,8 +505,9 @@ int s2_index_overlaps(const struct s2_index_walk *iw,
 	return 0;
 }
 
+/* @tag: the AEAD tag of the stored bytes, NULL in an unencrypted image. */
 void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
-		   u32 stored_len, u32 crc)
+		   u32 stored_len, u32 crc, const u8 *tag)
 {
 	ch->magic = cpu_to_le32(S2_CHUNK_MAGIC);
 	ch->seq = cpu_to_le32(seq);
@@ -457,14 +515,20 @@ void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
 	ch->stored_len = cpu_to_le32(stored_len);
 	ch->crc = cpu_to_le32(crc);
 	ch->reserved = 0;
+	if (tag)
+		memcpy(ch->tag, tag, sizeof(ch->tag));
+	else
+		memset(ch->tag, 0, sizeof(ch->tag));
 }
 
 /*
  * @compressed: the image names a compressor (a chunk may then be stored
- * shorter than raw); @checksum: the image has chunk checksums.
+ * shorter than raw); @checksum: the image has chunk checksums;
+ * @encrypted: the chunk carries a tag, which only the key can check.
  */
 int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
-		   bool compressed, bool checksum, const char **why)
+		   bool compressed, bool checksum, bool encrypted,
+		   const char **why)
 {
 	u32 raw_len = le32_to_cpu(ch->raw_len);
 	u32 stored_len = le32_to_cpu(ch->stored_len);
@@ -484,5 +548,24 @@ int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
 		return refuse(why, "chunk crc set in an image whose header checksum says none");
 	if (ch->reserved)
 		return refuse(why, "chunk reserved is not 0");
+	if (!encrypted && !field_is_zero(ch->tag, sizeof(ch->tag)))
+		return refuse(why, "chunk tag set in an unencrypted image");
 	return 0;
+}
+
+void s2_chunk_nonce_fill(struct s2_chunk_nonce *n, const u8 *image_id,
+			 u64 seq)
+{
+	memcpy(n->id4, image_id, sizeof(n->id4));
+	n->seq = cpu_to_le64(seq);
+}
+
+void s2_chunk_aad_fill(struct s2_chunk_aad *aad, const u8 *image_id, u64 seq,
+		       u64 nr_chunks, u32 raw_len, u32 stored_len)
+{
+	memcpy(aad->image_id, image_id, sizeof(aad->image_id));
+	aad->seq = cpu_to_le64(seq);
+	aad->nr_chunks = cpu_to_le64(nr_chunks);
+	aad->raw_len = cpu_to_le32(raw_len);
+	aad->stored_len = cpu_to_le32(stored_len);
 }

@@ -18,6 +18,14 @@
  *
  * The anchor is written last, so an image whose writing was cut short is
  * never found.
+ *
+ * An encrypted image (format version 2) keeps this layout.  Each chunk's
+ * stored bytes are AEAD ciphertext, its tag in the chunk header, its nonce
+ * and associated data rebuilt by the reader from the chunk's place in the
+ * stream (struct s2_chunk_nonce, struct s2_chunk_aad); the header carries
+ * the image key wrapped for the key owner, a SHA-256 of the block index,
+ * and a tag over everything before it.  docs/image-encryption.md has the
+ * scheme and what it protects against.
  */
 #ifndef _SUSPEND2_IMAGE_FORMAT_H
 #define _SUSPEND2_IMAGE_FORMAT_H
@@ -25,7 +33,7 @@
 #include <linux/types.h>
 #include <asm/page.h>
 
-#define S2_FORMAT_VERSION	1
+#define S2_FORMAT_VERSION	2
 #define S2_ANCHOR_SIG		"S2SUSPEND"	/* 9 bytes and a NUL: 10 */
 #define S2_SIG_LEN		10
 #define S2_IMAGE_MAGIC		"SUSPEND2"
@@ -39,12 +47,36 @@
 #define S2_FLAG_PLATFORM	0x1	/* restore through the platform (ACPI S4) */
 #define S2_FLAGS_KNOWN		S2_FLAG_PLATFORM
 
+/* Sizes of the encryption fields. */
+#define S2_KEY_LEN		32	/* image key, X25519 keys */
+#define S2_IMAGE_ID_LEN		16
+#define S2_KEY_ID_LEN		8	/* SHA-256 of the public key, cut */
+#define S2_TAG_LEN		16	/* AEAD tag */
+#define S2_WRAPPED_LEN		(S2_KEY_LEN + S2_TAG_LEN)
+#define S2_DIGEST_LEN		32	/* SHA-256 */
+#define S2_NONCE_LEN		12
+
 /* The most compression threads a cycle runs (compress_threads 0..64). */
 #define S2_MAX_THREADS		64
 
 enum s2_checksum {
 	S2_CHECKSUM_NONE = 0,
 	S2_CHECKSUM_CRC32C = 1,
+};
+
+/* The order of S2_ENCRYPTION_NAMES in names.h. */
+enum s2_encryption {
+	S2_ENC_NONE = 0,
+	S2_ENC_AES_GCM = 1,
+	S2_ENC_CHACHA20_POLY1305 = 2,
+	S2_NR_ENC
+};
+
+/* How the image key is kept: s2_header_crypt.key_scheme. */
+enum s2_key_scheme {
+	S2_KEY_NONE = 0,	/* unencrypted image */
+	S2_KEY_X25519 = 1,	/* wrapped for an X25519 public key */
+	S2_KEY_TPM = 2,		/* reserved: sealed to a TPM */
 };
 
 /* Lives at the end of the anchor page, where mkswap puts its signature. */
@@ -54,6 +86,21 @@ struct s2_anchor {
 	__le32	reserved;
 	char	orig_sig[S2_SIG_LEN];	/* what sig held before */
 	char	sig[S2_SIG_LEN];
+} __packed;
+
+/*
+ * The encryption fields of the header, all zero in an unencrypted image.
+ * The image key is wrapped with ChaCha20-Poly1305 under a key derived
+ * (HKDF-SHA256) from X25519(eph, recipient): see crypt/wrap.c.
+ */
+struct s2_header_crypt {
+	__le32	encryption;		/* enum s2_encryption */
+	__le32	key_scheme;		/* enum s2_key_scheme */
+	u8	image_id[S2_IMAGE_ID_LEN];	/* random, one per image */
+	u8	key_id[S2_KEY_ID_LEN];	/* which public key it was for */
+	u8	eph_pub[S2_KEY_LEN];	/* the ephemeral X25519 public key */
+	u8	wrapped_key[S2_WRAPPED_LEN];
+	u8	index_digest[S2_DIGEST_LEN];	/* SHA-256 of the index pages */
 } __packed;
 
 struct s2_image_header {
@@ -82,8 +129,13 @@ struct s2_image_header {
 	__le32	threads;		/* compression threads */
 	__le32	reserved;
 	__le32	flags;
+	struct s2_header_crypt crypt;
+	u8	header_tag[S2_TAG_LEN];	/* AEAD tag over all fields before it */
 	__le32	header_crc;		/* over the header, with this field 0 */
 } __packed;
+
+/* The header tag covers the header up to the tag. */
+#define S2_HEADER_AAD_LEN	offsetof(struct s2_image_header, header_tag)
 
 #define S2_INDEX_ENTRIES	((PAGE_SIZE - 16) / sizeof(__le64))
 
@@ -101,6 +153,33 @@ struct s2_chunk_header {
 	__le32	stored_len;		/* == raw_len: stored uncompressed */
 	__le32	crc;			/* over the stored bytes, 0 if none */
 	__le32	reserved;
+	u8	tag[S2_TAG_LEN];	/* AEAD tag, 0 in an unencrypted image */
+} __packed;
+
+/*
+ * A chunk's AEAD nonce: the image id's first bytes and the chunk's
+ * sequence number.  The key is new for every image, so the sequence alone
+ * makes the nonce unique; the header's tag uses seq U64_MAX.
+ */
+struct s2_chunk_nonce {
+	u8	id4[4];
+	__le64	seq;
+} __packed;
+
+#define S2_HEADER_SEQ		U64_MAX
+
+/*
+ * A chunk's associated data, never stored: the reader builds it from
+ * where the chunk should be (its expected seq) and from the authenticated
+ * header, so a chunk moved, dropped, duplicated or taken from another
+ * image fails its tag whatever its plaintext header says.
+ */
+struct s2_chunk_aad {
+	u8	image_id[S2_IMAGE_ID_LEN];
+	__le64	seq;
+	__le64	nr_chunks;
+	__le32	raw_len;
+	__le32	stored_len;
 } __packed;
 
 /* What the writer knows when it seals the header. */
@@ -122,6 +201,7 @@ struct s2_image_info {
 	u64 write_io_wait_us;
 	u32 threads;
 	u32 flags;
+	struct s2_header_crypt crypt;	/* all zero: unencrypted */
 };
 
 /* The running kernel, to match an image against. */
@@ -130,6 +210,7 @@ struct s2_kernel_id {
 	const char *version;
 	const char *machine;
 	const char * const *compressors;	/* names it knows, NULL-ended */
+	u32 aeads;		/* BIT(enum s2_encryption) it can decrypt */
 };
 
 /*
@@ -166,6 +247,8 @@ u64 s2_index_pages_for(u64 data_pages);
 u64 s2_max_chunks_for(u64 image_pages);
 
 void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info);
+void s2_header_reseal_crc(struct s2_image_header *h);
+bool s2_header_encrypted(const struct s2_image_header *h);
 int s2_header_check(const struct s2_image_header *h,
 		    const struct s2_kernel_id *kid,
 		    const struct s2_image_limits *lim, const char **why);
@@ -189,8 +272,14 @@ int s2_index_overlaps(const struct s2_index_walk *iw,
 		      const char **why);
 
 void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,
-		   u32 stored_len, u32 crc);
+		   u32 stored_len, u32 crc, const u8 *tag);
 int s2_chunk_check(const struct s2_chunk_header *ch, u32 seq,
-		   bool compressed, bool checksum, const char **why);
+		   bool compressed, bool checksum, bool encrypted,
+		   const char **why);
+
+void s2_chunk_nonce_fill(struct s2_chunk_nonce *n, const u8 *image_id,
+			 u64 seq);
+void s2_chunk_aad_fill(struct s2_chunk_aad *aad, const u8 *image_id, u64 seq,
+		       u64 nr_chunks, u32 raw_len, u32 stored_len);
 
 #endif /* _SUSPEND2_IMAGE_FORMAT_H */

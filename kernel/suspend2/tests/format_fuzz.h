@@ -149,7 +149,8 @@ static void fz_build(struct fz_image *im)
 		s2_index_seal(&im->idx[k],
 			      k + 1 < FZ_NR_INDEX ? im->idx_loc[k + 1] : 0, count);
 	}
-	s2_chunk_seal(&im->chunk, 0, S2_CHUNK_BYTES, S2_CHUNK_BYTES, 0x1234);
+	s2_chunk_seal(&im->chunk, 0, S2_CHUNK_BYTES, S2_CHUNK_BYTES, 0x1234,
+		      NULL);
 }
 
 /*
@@ -470,7 +471,7 @@ static const char *fz_chunk_verdict(struct fz_image *im, const char **why)
 	u32 stored = le32_to_cpu(im->chunk.stored_len);
 
 	*why = "";
-	if (s2_chunk_check(&im->chunk, 0, false, true, why))
+	if (s2_chunk_check(&im->chunk, 0, false, true, false, why))
 		return NULL;
 	/* The pipeline's check of the stored bytes (pipeline.c). */
 	if (le32_to_cpu(im->chunk.crc) != 0x1234) {

@@ -346,31 +346,31 @@ static void s2_chunk_validation(struct kunit *test)
 	struct s2_chunk_header ch;
 	const char *why = NULL;
 
-	s2_chunk_seal(&ch, 3, PAGE_SIZE * 2, 100, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 3, true, false, &why), 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 4, true, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 3, PAGE_SIZE * 2, 100, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 3, true, false, false, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 4, true, false, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "sequence"));
-	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE + 1, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
-	s2_chunk_seal(&ch, 0, PAGE_SIZE * (S2_CHUNK_PAGES + 1), 10, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
-	s2_chunk_seal(&ch, 0, 100, 10, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
-	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0);
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE + 1, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 0, PAGE_SIZE * (S2_CHUNK_PAGES + 1), 10, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 0, 100, 10, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0, NULL);
 	ch.magic = 0;
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, true, false, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "chunk header"));
 	/* Uncompressed: stored is raw; without checksums: crc is 0. */
-	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, 10, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "stored_len"));
-	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE, 7);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, true, &why), 0);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE, 7, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, true, false, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "crc"));
 	ch.crc = 0;
 	ch.reserved = cpu_to_le32(1);
-	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "reserved"));
 }
 
