@@ -23,6 +23,7 @@
 #include <linux/suspend.h>
 #include <linux/device.h>
 #include <linux/vmstat.h>
+#include "../crypt/crypt.h"
 #include "../internal.h"
 #include "../writers/writer.h"
 #include "freezer.h"
@@ -113,7 +114,7 @@ static void s2_finish(enum s2_status status, int error)
 				     s2_state_names[s2_state_get()]);
 	r = s2_results_lock();
 	if (r->error && status != S2_ST_NONE && status != S2_ST_REFUSED &&
-	    status != S2_ST_ABORTED)
+	    status != S2_ST_ABORTED && status != S2_ST_LOCKED)
 		status = S2_ST_FAILED;
 	r->status = status;
 	s2_results_unlock();
@@ -223,8 +224,19 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 	memset(rec, 0, sizeof(*rec));
 }
 
-/* The test action's second half: read the image back and check it all. */
-static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
+/* Checksums or an AEAD's tags: either checks every chunk read back. */
+static bool s2_image_verified(const struct s2_image_header *h)
+{
+	return le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C ||
+	       s2_header_encrypted(h);
+}
+
+/*
+ * The test action's second half: read the image back and check it all,
+ * with the key the write made (@crypt), not one from the keyring.
+ */
+static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set,
+			   struct s2_crypt *crypt)
 {
 	struct s2_read_stats st = {};
 	struct s2_image img;
@@ -234,11 +246,10 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	int error;
 
 	s2_set_state(S2_VERIFYING);
-	error = s2_image_find(w, &img, &why);
+	error = s2_image_find(w, &img, set, crypt, &why);
 	if (!error) {
-		checksummed = le32_to_cpu(img.header.checksum) ==
-			      S2_CHECKSUM_CRC32C;
-		error = s2_image_load(w, &img, set, false, &st, &why);
+		checksummed = s2_image_verified(&img.header);
+		error = s2_image_load(w, &img, set, crypt, false, &st, &why);
 		s2_image_put(&img);
 	}
 	if (error) {
@@ -250,7 +261,7 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set)
 	r->read_kbps = s2_kbps(r->bytes_raw, st.read_us);
 	r->read_cpu_wait_us = st.decompress_wait_us;
 	r->read_io_wait_us = st.io_wait_us;
-	/* Without checksums the data was read back, but nothing verified it. */
+	/* Without checksums or tags the data was read back, unverified. */
 	r->verified = checksummed;
 	s2_results_unlock();
 	return 0;
@@ -440,8 +451,43 @@ static bool s2_came_back_from_off(s64 offline_clock_before)
 	return s2_offline_clock() - offline_clock_before > NSEC_PER_SEC;
 }
 
+/*
+ * Before anything is frozen: an encrypted image needs its owner's public
+ * key, which hibernate(8) put in the keyring of the process that started
+ * the cycle.  @crypt is allocated either way, and is in the snapshot with
+ * no key in it: the key is made after the atomic copy.
+ */
+static int s2_hibernate_keys(const struct s2_settings *set,
+			     struct s2_crypt **crypt, u8 *pub)
+{
+	char why[S2_WHY_MAX];
+	int error;
+
+	*crypt = kzalloc(sizeof(**crypt), GFP_KERNEL);
+	if (!*crypt) {
+		s2_results_set_error(-ENOMEM, "no memory for the image key");
+		return -ENOMEM;
+	}
+	if (set->encryption == S2_ENC_NONE)
+		return 0;
+	error = s2_crypt_get_pubkey(set->key, pub, why, sizeof(why));
+	if (error)
+		s2_results_set_error(error, "cannot encrypt the image: %s", why);
+	return error;
+}
+
+static void s2_crypt_put(struct s2_crypt *crypt)
+{
+	if (!crypt)
+		return;
+	s2_crypt_wipe(crypt);
+	kfree(crypt);
+}
+
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
+	struct s2_crypt *crypt = NULL;
+	u8 pub[S2_KEY_LEN] = {};
 	int platform = set->powerdown == S2_PD_PLATFORM;
 	struct s2_write_stats wst = {};
 	struct s2_image_times times;
@@ -459,7 +505,10 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	int error;
 
 	error = s2_check_allowed("hibernation");
+	if (!error)
+		error = s2_hibernate_keys(set, &crypt, pub);
 	if (error) {
+		s2_crypt_put(crypt);
 		s2_finish(S2_ST_FAILED, error);
 		return error;
 	}
@@ -554,7 +603,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		error = s2_swap_recheck(&w);
 		s2_abort_arm(set->abort_key);
 		if (!error)
-			error = s2_image_write(&w, set, &times, &wst, why);
+			error = s2_image_write(&w, set, crypt, pub, &times,
+					       &wst, why);
 		s2_abort_arm(false);
 		aborted = error == -ECANCELED;
 		if (why[0])
@@ -567,7 +617,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 			s2_image_invalidate(&w);
 		}
 		if (!error && test) {
-			error = s2_verify_image(&w, set);
+			error = s2_verify_image(&w, set, crypt);
 			s2_image_invalidate(&w);
 		}
 		w.ops->free_pages(&w);
@@ -613,6 +663,7 @@ out_unlock:
 	unlock_system_sleep(sleep_flags);
 	s2_writer_close(&w);
 out_avenrun:
+	s2_crypt_put(crypt);
 	s2_avenrun_restore(saved_avenrun);
 	s2_finish(resumed ? S2_ST_RESUMED :
 		  aborted ? S2_ST_ABORTED : S2_ST_TESTED, error);
@@ -633,7 +684,7 @@ static void s2_leave_boot_record(const struct s2_image *img,
 
 	BUILD_BUG_ON(sizeof(rec) > HIBERNATION_LOADER_SCRATCH_SIZE);
 	rec.magic = S2_BOOT_RECORD_MAGIC;
-	rec.verified = le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C;
+	rec.verified = s2_image_verified(h);
 	rec.image_pages = le64_to_cpu(h->image_pages);
 	rec.snapshot_us = le64_to_cpu(h->snapshot_us);
 	rec.write_us = le64_to_cpu(h->write_us);
@@ -658,7 +709,9 @@ static void s2_leave_boot_record(const struct s2_image *img,
 /* In the boot kernel: restore the image, or refuse it and carry on. */
 static int s2_resume(const struct s2_settings *set)
 {
+	struct s2_crypt *crypt = NULL;
 	struct s2_read_stats st = {};
+	struct s2_results *r;
 	unsigned int sleep_flags;
 	struct s2_image img = {};
 	struct s2_writer w;
@@ -666,16 +719,32 @@ static int s2_resume(const struct s2_settings *set)
 	int platform;
 	int error;
 
+	crypt = kzalloc(sizeof(*crypt), GFP_KERNEL);
+	if (!crypt) {
+		error = -ENOMEM;
+		s2_results_set_error(error, "no memory for the image key");
+		goto out;
+	}
 	error = s2_writer_open(&w, set, false);
 	if (error) {
 		s2_results_set_error(error, "cannot open %s", set->target);
 		goto out;
 	}
 	s2_set_state(S2_READING);
-	error = s2_image_find(&w, &img, &why);
+	error = s2_image_find(&w, &img, set, crypt, &why);
 	if (error == -ENODATA) {
 		pr_info("no complete image on %s\n", set->target);
 		s2_results_set_error(error, "no image on %s", set->target);
+		goto out_close;
+	}
+	/*
+	 * Locked is not damaged: the image stays for a boot that has the
+	 * passphrase (hibernate --resume), and nothing of it was used.
+	 */
+	if (error == -ENOKEY) {
+		pr_info("image on %s is encrypted and no key for it was given: left in place\n",
+			set->target);
+		s2_results_set_error(error, "image locked: %s", why);
 		goto out_close;
 	}
 	/* Whatever happens next, this image is used at most once. */
@@ -699,6 +768,9 @@ static int s2_resume(const struct s2_settings *set)
 		goto out_put;
 	}
 	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
+	r = s2_results_lock();
+	r->encryption = le32_to_cpu(img.header.crypt.encryption);
+	s2_results_unlock();
 
 	sleep_flags = lock_system_sleep();
 	if (!hibernate_acquire()) {
@@ -729,7 +801,9 @@ static int s2_resume(const struct s2_settings *set)
 		goto out_hotplug;
 	}
 
-	error = s2_image_load(&w, &img, set, true, &st, &why);
+	error = s2_image_load(&w, &img, set, crypt, true, &st, &why);
+	/* The restored kernel has no use for it, and this one ends here. */
+	s2_crypt_wipe(crypt);
 	if (error) {
 		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
@@ -761,10 +835,13 @@ out_put:
 out_close:
 	s2_writer_close(&w);
 out:
+	s2_crypt_put(crypt);
 	if (error == -EBADMSG || error == -EPERM)
 		s2_finish(S2_ST_REFUSED, error);
 	else if (error == -ENODATA)
 		s2_finish(S2_ST_NONE, error);
+	else if (error == -ENOKEY)
+		s2_finish(S2_ST_LOCKED, error);
 	else
 		s2_finish(S2_ST_FAILED, error);
 	return error;

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 #include "../image/format.h"
 
+struct s2_crypt;
 struct s2_settings;
 struct s2_writer;
 
@@ -31,8 +32,13 @@ struct s2_image_times {
 /* The longest reason s2_image_write() gives, as results/error holds. */
 #define S2_WHY_MAX	128
 
-/* Returns an error with *@why (S2_WHY_MAX bytes) saying why, in words. */
+/*
+ * Returns an error with *@why (S2_WHY_MAX bytes) saying why, in words.
+ * With set->encryption, the image key is made in @crypt and wrapped for
+ * @pub, the owner's X25519 public key.
+ */
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
+		   struct s2_crypt *crypt, const u8 *pub,
 		   const struct s2_image_times *times,
 		   struct s2_write_stats *st, char *why);
 
@@ -43,7 +49,13 @@ struct s2_image {
 	u32 nr_index;
 };
 
+/*
+ * An encrypted image's key is @crypt's when it has one (the test action
+ * reads back what it wrote), else the one hibernate(8) put in the keyring:
+ * -ENOKEY when there is none, and the image is left as it is.
+ */
 int s2_image_find(struct s2_writer *w, struct s2_image *img,
+		  const struct s2_settings *set, struct s2_crypt *crypt,
 		  const char **why);
 void s2_image_put(struct s2_image *img);
 
@@ -61,8 +73,8 @@ struct s2_read_stats {
  * snapshot code (which must be ready for snapshot_write_next()).
  */
 int s2_image_load(struct s2_writer *w, struct s2_image *img,
-		  const struct s2_settings *set, bool restore,
-		  struct s2_read_stats *st, const char **why);
+		  const struct s2_settings *set, const struct s2_crypt *crypt,
+		  bool restore, struct s2_read_stats *st, const char **why);
 
 /* Erases the anchor, so the image can never be found again. */
 int s2_image_invalidate(struct s2_writer *w);

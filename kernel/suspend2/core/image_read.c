@@ -3,8 +3,12 @@
  * Finding an image on a target, reading it back and verifying it, and
  * erasing its anchor.  Nothing found on disk is trusted before it has been
  * checked: the anchor against the header's checksum, the header against
- * this kernel, every index page and every chunk against its own checksum.
+ * this kernel, every index page and every chunk against its own checksum,
+ * and in an encrypted image the header, the index and every chunk against
+ * the image key.
  */
+#include <crypto/algapi.h>
+#include <crypto/sha2.h>
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
@@ -14,6 +18,7 @@
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
 #include "../compress/compress.h"
+#include "../crypt/crypt.h"
 #include "../internal.h"
 #include "../writers/io.h"
 #include "../writers/writer.h"
@@ -38,6 +43,35 @@ void s2_image_put(struct s2_image *img)
 	kvfree(img->index);
 	img->index = NULL;
 	img->nr_index = 0;
+}
+
+/*
+ * The index pages of an encrypted image, as a whole, against the digest
+ * in its authenticated header: an index page edited with its crc made
+ * right again would otherwise pass.
+ */
+static int check_index_digest(const struct s2_image *img, const char **why)
+{
+	struct sha256_state *sha;
+	u8 digest[S2_DIGEST_LEN];
+	u32 i;
+
+	sha = kmalloc(sizeof(*sha), GFP_KERNEL);
+	if (!sha) {
+		*why = "no memory for checking the block index";
+		return -ENOMEM;
+	}
+	sha256_init(sha);
+	for (i = 0; i < img->nr_index; i++)
+		sha256_update(sha, (const u8 *)img->index[i], PAGE_SIZE);
+	sha256_final(sha, digest);
+	kfree(sha);
+	if (crypto_memneq(digest, img->header.crypt.index_digest,
+			  sizeof(digest))) {
+		*why = "block index does not match the header's index_digest (tampered index page)";
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -98,19 +132,59 @@ static int read_index(struct s2_writer *w, struct s2_image *img,
 	}
 	error = s2_index_overlaps(&iw, (void *)img->index, keys, why);
 	kvfree(keys);
+	if (!error && s2_header_encrypted(&img->header))
+		error = check_index_digest(img, why);
 out:
 	kvfree(locs);
 	return error;
 }
 
 /*
+ * The key of an encrypted image, and its header authenticated with it,
+ * before anything else is read on the header's word.  A profile that asks
+ * for encryption refuses an image without: whoever can write the disk
+ * could have put it there.
+ */
+static int image_key(const struct s2_image *img, const struct s2_settings *set,
+		     struct s2_crypt *crypt, const char **why)
+{
+	const struct s2_image_header *h = &img->header;
+	int error;
+
+	if (!s2_header_encrypted(h)) {
+		if (set->encryption == S2_ENC_NONE)
+			return 0;
+		*why = "image is not encrypted, and the profile asks for encryption (anyone with access to the disk could have written it)";
+		return -EINVAL;
+	}
+	if (crypt->enc == S2_ENC_NONE) {
+		error = s2_crypt_get_image_key(crypt, h, why);
+		if (error)
+			return error;
+	} else if (memcmp(crypt->image_id, h->crypt.image_id,
+			  sizeof(crypt->image_id))) {
+		*why = "image is not the one this cycle wrote (image_id differs)";
+		return -EINVAL;
+	}
+	crypt->nr_chunks = le64_to_cpu(h->nr_chunks);
+	if (s2_crypt_header_verify(crypt, h)) {
+		*why = "image header fails authentication (tampered header)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Returns 0 with the image's header and index in @img, -ENODATA when the
- * target holds no image, or another error with *why saying why the image
+ * target holds no image, -ENOKEY when it is encrypted and no key for it
+ * was given, or another error with *why saying why the image
  * found there cannot be used.  The image is untrusted input: the anchor,
  * then the header, are checked against the device and this machine's
  * memory before anything is allocated or read on their word.
  */
-int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
+int s2_image_find(struct s2_writer *w, struct s2_image *img,
+		  const struct s2_settings *set, struct s2_crypt *crypt,
+		  const char **why)
 {
 	struct s2_kernel_id kid = {
 		.release = init_utsname()->release,
@@ -165,6 +239,8 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img, const char **why)
 		*why = "image compressor not available in this kernel";
 		error = -EINVAL;
 	}
+	if (!error)
+		error = image_key(img, set, crypt, why);
 	if (!error)
 		error = read_index(w, img, &lim, why);
 	if (error)
@@ -275,6 +351,8 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
 	s->raw_len = le32_to_cpu(ch.raw_len);
 	s->stored_len = le32_to_cpu(ch.stored_len);
 	s->crc = le32_to_cpu(ch.crc);
+	s->seq = seq;
+	memcpy(s->tag, ch.tag, sizeof(s->tag));
 	error = stream_get(si, s->stored, s->stored_len);
 	if (error) {
 		*why = "data stream ends early (truncated image, or data_bytes too small)";
@@ -288,8 +366,8 @@ static int read_chunk(struct s2_stream_in *si, struct s2_slot *s, u32 seq,
  * pipeline's workers verify and decompress in between.
  */
 int s2_image_load(struct s2_writer *w, struct s2_image *img,
-		  const struct s2_settings *set, bool restore,
-		  struct s2_read_stats *st, const char **why)
+		  const struct s2_settings *set, const struct s2_crypt *crypt,
+		  bool restore, struct s2_read_stats *st, const char **why)
 {
 	const struct s2_image_header *h = &img->header;
 	u64 image_pages = le64_to_cpu(h->image_pages);
@@ -313,9 +391,12 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 	l->si.img = img;
 	error = s2_pipeline_start(&l->pipe, false,
 				  le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C,
-				  set->compress_threads, h->compressor);
+				  set->compress_threads, h->compressor,
+				  s2_header_encrypted(h) ? crypt : NULL);
 	if (error) {
-		*why = "cannot start the image's decompression threads";
+		*why = s2_header_encrypted(h) ?
+		       "cannot start the image's decryption and decompression threads" :
+		       "cannot start the image's decompression threads";
 		kfree(l);
 		return error;
 	}

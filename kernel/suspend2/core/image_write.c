@@ -7,6 +7,7 @@
  * short is never found.  Why writing failed goes back to the caller in
  * words, as reading's reasons do; the cycle records it.
  */
+#include <crypto/sha2.h>
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
@@ -15,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
+#include "../crypt/crypt.h"
 #include "../internal.h"
 #include "../writers/io.h"
 #include "../writers/writer.h"
@@ -32,6 +34,7 @@ struct s2_stream_out {
 	struct s2_index_page **index;
 	u32 nr_index;
 	u32 max_index;
+	struct sha256_state *digest;	/* of the index, when encrypted */
 	char *why;		/* S2_WHY_MAX bytes: why writing failed */
 };
 
@@ -143,6 +146,8 @@ static int stream_write_index(struct s2_stream_out *so, u64 *first)
 
 		s2_index_seal(so->index[i],
 			      i + 1 < so->nr_index ? where[i + 1] : 0, count);
+		if (so->digest)
+			sha256_update(so->digest, (u8 *)so->index[i], PAGE_SIZE);
 		memcpy(buf->addr, so->index[i], PAGE_SIZE);
 		s2_io_write(&so->io, buf, where[i]);
 	}
@@ -173,18 +178,23 @@ static int fill_chunk(struct snapshot_handle *handle, struct s2_slot *s,
  * pipeline's workers compress and checksum in between.
  */
 static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
-			u64 total, struct s2_write_stats *st)
+			const struct s2_crypt *crypt, u64 total,
+			struct s2_write_stats *st)
 {
 	struct snapshot_handle handle = {};
 	struct s2_progress progress;
 	struct s2_pipeline pipe;
 	u64 done = 0, written = 0;
-	u32 seq = 0;
+	u32 seq = 0, filled = 0;
 	int error;
 
 	error = s2_pipeline_start(&pipe, true,
 				  set->checksum == S2_CHECKSUM_CRC32C,
-				  set->compress_threads, set->compressor);
+				  set->compress_threads, set->compressor, crypt);
+	if (error && crypt)
+		return write_why(so, error, "cannot start %s compression and %s encryption threads (%pe)",
+				 set->compressor,
+				 s2_encryption_names[crypt->enc], ERR_PTR(error));
 	if (error)
 		return write_why(so, error, "cannot start %s compression threads",
 				 set->compressor);
@@ -211,13 +221,20 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 				write_why(so, error, "snapshot ended early");
 				break;
 			}
+			s->seq = filled++;
 			s2_pipeline_submit(&pipe);
 			continue;
 		}
 		s = s2_pipeline_drain(&pipe);
 		if (!s)
 			break;
-		s2_chunk_seal(&ch, seq++, s->raw_len, s->stored_len, s->crc, NULL);
+		if (s->error) {
+			error = write_why(so, s->error, "%s", s->why);
+			s2_pipeline_release(&pipe);
+			break;
+		}
+		s2_chunk_seal(&ch, seq++, s->raw_len, s->stored_len, s->crc,
+			      crypt ? s->tag : NULL);
 		error = stream_put(so, &ch, sizeof(ch));
 		if (!error)
 			error = stream_put(so, s->stored, s->stored_len);
@@ -238,7 +255,8 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 }
 
 static int write_header_and_anchor(struct s2_writer *w,
-				   const struct s2_image_info *info)
+				   const struct s2_image_info *info,
+				   const struct s2_crypt *crypt)
 {
 	struct s2_anchor *anchor;
 	void *page;
@@ -254,6 +272,12 @@ static int write_header_and_anchor(struct s2_writer *w,
 	if (error)
 		goto out;
 	s2_header_seal(page, info);
+	if (crypt) {
+		error = s2_crypt_header_seal(crypt, page);
+		if (error)
+			goto out;
+		s2_header_reseal_crc(page);
+	}
 	crc = le32_to_cpu(((struct s2_image_header *)page)->header_crc);
 	/* Everything before the anchor must be on the medium first. */
 	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_PREFLUSH | REQ_FUA,
@@ -272,11 +296,37 @@ out:
 	return error;
 }
 
+/*
+ * The image key is made here, after the atomic copy, so it is never part
+ * of the image; @crypt keeps it until the cycle wipes it.
+ */
+static int start_encryption(struct s2_stream_out *so,
+			    const struct s2_settings *set,
+			    struct s2_crypt *crypt, const u8 *pub, u64 total,
+			    struct s2_image_info *info)
+{
+	int error;
+
+	error = s2_crypt_new_image(crypt, set->encryption, pub, &info->crypt);
+	if (error)
+		return write_why(so, error, "cannot make the %s image key (%pe)",
+				 s2_encryption_names[set->encryption],
+				 ERR_PTR(error));
+	crypt->nr_chunks = s2_max_chunks_for(total);
+	so->digest = kmalloc(sizeof(*so->digest), GFP_KERNEL);
+	if (!so->digest)
+		return write_failed(so, -ENOMEM, "the index digest", 0, total);
+	sha256_init(so->digest);
+	return 0;
+}
+
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
+		   struct s2_crypt *crypt, const u8 *pub,
 		   const struct s2_image_times *times,
 		   struct s2_write_stats *st, char *why)
 {
 	struct s2_stream_out so = { .w = w, .why = why };
+	bool encrypted = set->encryption != S2_ENC_NONE;
 	struct blk_plug plug;
 	struct s2_image_info info = {};
 	ktime_t start = ktime_get();
@@ -316,9 +366,14 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 		write_why(&so, error, "cannot invalidate the old image on the target");
 		goto out_io;
 	}
+	if (encrypted) {
+		error = start_encryption(&so, set, crypt, pub, total, &info);
+		if (error)
+			goto out_io;
+	}
 
 	blk_start_plug(&plug);
-	error = write_chunks(&so, set, total, st);
+	error = write_chunks(&so, set, encrypted ? crypt : NULL, total, st);
 	nr_chunks = st->nr_chunks;
 	if (!error && so.cur) {
 		error = stream_flush_page(&so);
@@ -370,7 +425,9 @@ out_io:
 	info.write_io_wait_us = st->io_wait_us;
 	info.threads = st->threads;
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
-	error = write_header_and_anchor(w, &info);
+	if (so.digest)
+		sha256_final(so.digest, info.crypt.index_digest);
+	error = write_header_and_anchor(w, &info, encrypted ? crypt : NULL);
 	if (error) {
 		write_failed(&so, error, "the image header", total, total);
 		goto out_index;
@@ -381,5 +438,6 @@ out_index:
 	for (i = 0; i < so.nr_index; i++)
 		free_page((unsigned long)so.index[i]);
 	kvfree(so.index);
+	kfree(so.digest);
 	return error;
 }

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "../compress/compress.h"
+#include "../crypt/crypt.h"
 #include "../image/format.h"
 #include "pipeline.h"
 
@@ -22,19 +23,39 @@ unsigned int s2_pipeline_threads(unsigned int wanted)
 	return clamp(n, 1U, (unsigned int)S2_MAX_THREADS);
 }
 
+/*
+ * Writing: compress, encrypt, then checksum what goes to disk.  Reading
+ * undoes it in reverse, so damage is told apart from tampering: damage
+ * fails the checksum first, an edit that kept the checksum right fails
+ * the tag.
+ */
 static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
-			    struct s2_compressor *comp)
+			    struct s2_compressor *comp, struct s2_aead *aead)
 {
 	s->error = 0;
 	if (p->compress) {
 		s->stored_len = s2_compress(comp, s->raw, s->raw_len,
 					    s->stored, S2_CHUNK_BYTES);
+		if (p->crypt) {
+			s->error = s2_aead_seal(aead, p->crypt, s->seq, s->stored,
+						s->stored_len, s->raw_len, s->tag);
+			if (s->error) {
+				s->why = "chunk encryption failed";
+				return;
+			}
+		}
 		s->crc = p->checksum ? s2_crc32c(s->stored, s->stored_len) : 0;
 		return;
 	}
 	if (p->checksum && s2_crc32c(s->stored, s->stored_len) != s->crc) {
 		s->error = -EBADMSG;
 		s->why = "chunk checksum mismatch (corrupt data block)";
+		return;
+	}
+	if (p->crypt && s2_aead_open(aead, p->crypt, s->seq, s->stored,
+				     s->stored_len, s->raw_len, s->tag)) {
+		s->error = -EBADMSG;
+		s->why = "chunk fails authentication (tampered, moved, or from another image)";
 		return;
 	}
 	if (s2_decompress(comp, s->stored, s->stored_len, s->raw, s->raw_len)) {
@@ -88,7 +109,8 @@ static int s2_worker_fn(void *data)
 		s->state = S2_SLOT_BUSY;
 		spin_unlock(&p->lock);
 
-		s2_slot_process(p, s, &p->comps[id]);
+		s2_slot_process(p, s, &p->comps[id],
+				p->aeads ? p->aeads[id] : NULL);
 
 		spin_lock(&p->lock);
 		s->state = S2_SLOT_DONE;
@@ -105,7 +127,8 @@ u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth)
 }
 
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
-		      unsigned int threads, const char *compressor)
+		      unsigned int threads, const char *compressor,
+		      const struct s2_crypt *crypt)
 {
 	unsigned int i;
 	int error;
@@ -134,6 +157,22 @@ int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
 		error = s2_compressor_init(&p->comps[i], compressor);
 		if (error)
 			goto fail;
+	}
+	if (crypt && crypt->enc != S2_ENC_NONE) {
+		p->crypt = crypt;
+		p->aeads = kcalloc(p->nr_threads, sizeof(*p->aeads),
+				   GFP_KERNEL);
+		if (!p->aeads)
+			goto nomem;
+		for (i = 0; i < p->nr_threads; i++) {
+			struct s2_aead *a = s2_aead_new(crypt);
+
+			if (IS_ERR(a)) {
+				error = PTR_ERR(a);
+				goto fail;
+			}
+			p->aeads[i] = a;
+		}
 	}
 	for (i = 0; i < p->nr_threads; i++) {
 		struct task_struct *t;
@@ -167,6 +206,10 @@ void s2_pipeline_stop(struct s2_pipeline *p)
 	}
 	for (i = 0; p->comps && i < p->nr_threads; i++)
 		s2_compressor_exit(&p->comps[i]);
+	for (i = 0; p->aeads && i < p->nr_threads; i++)
+		s2_aead_free(p->aeads[i]);
+	kfree(p->aeads);
+	p->aeads = NULL;
 	for (i = 0; p->slots && i < p->nr_slots; i++) {
 		vfree(p->slots[i].raw);
 		vfree(p->slots[i].stored);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The chunk pipeline: worker threads compress (or verify and decompress)
- * image chunks while the cycle's own thread feeds them in order and takes
+ * The chunk pipeline: worker threads compress and encrypt (or verify,
+ * decrypt and decompress) image chunks while the cycle's own thread feeds them in order and takes
  * them back in the same order.  A fixed ring of slots bounds the memory:
  * 2 * S2_CHUNK_PAGES pages per slot, two slots per worker.
  */
@@ -11,8 +11,11 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include "../image/format.h"
 
+struct s2_aead;
 struct s2_compressor;
+struct s2_crypt;
 struct task_struct;
 
 enum s2_slot_state {
@@ -28,6 +31,8 @@ struct s2_slot {
 	u32 raw_len;
 	u32 stored_len;
 	u32 crc;		/* computed (write) or expected (read) */
+	u32 seq;		/* the chunk's place in the stream */
+	u8 tag[S2_TAG_LEN];	/* AEAD tag: computed or expected */
 	int error;
 	const char *why;
 	enum s2_slot_state state;
@@ -40,6 +45,8 @@ struct s2_pipeline {
 	unsigned int nr_slots;
 	struct task_struct **threads;
 	struct s2_compressor *comps;	/* one per thread */
+	const struct s2_crypt *crypt;	/* NULL: the image is not encrypted */
+	struct s2_aead **aeads;		/* one per thread, with crypt */
 	struct s2_slot *slots;
 	spinlock_t lock;		/* protects the counters and states */
 	u64 next_fill;
@@ -51,7 +58,8 @@ struct s2_pipeline {
 };
 
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
-		      unsigned int threads, const char *compressor);
+		      unsigned int threads, const char *compressor,
+		      const struct s2_crypt *crypt);
 void s2_pipeline_stop(struct s2_pipeline *p);
 u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth);
 

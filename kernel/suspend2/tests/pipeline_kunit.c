@@ -59,7 +59,7 @@ static void s2_pipeline_ring(struct kunit *test)
 	}
 
 	/* Writing: fill until the ring is full, then drain in order. */
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp), 0);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp, NULL), 0);
 	KUNIT_EXPECT_EQ(test, w.nr_slots, 4U);
 	while (drained < S2_TEST_CHUNKS) {
 		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&w))) {
@@ -86,7 +86,7 @@ static void s2_pipeline_ring(struct kunit *test)
 
 	/* Reading: every chunk verified and expanded, in order. */
 	crc[3] ^= 1;
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 1, comp), 0);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 1, comp, NULL), 0);
 	for (filled = drained = 0; drained < S2_TEST_CHUNKS;) {
 		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&r))) {
 			memcpy(s->stored, stored[filled], len[filled]);

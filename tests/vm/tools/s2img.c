@@ -66,12 +66,13 @@
 #define HDR_NR_CHUNKS	278
 #define CHUNK_PAGES	32
 #define HDR_FIRST_INDEX	286
-#define HDR_CRC		354
-#define HDR_SIZE	358
+#define HDR_ENCRYPTION	354
+#define HDR_CRC		514
+#define HDR_SIZE	518
 #define IDX_COUNT	8
 #define IDX_ENTRIES	16
 #define IDX_NR		510
-#define CHUNK_HDR	24
+#define CHUNK_HDR	40
 #define CHUNK_MAGIC	0x4b4e4843
 
 static int fd;
@@ -163,7 +164,15 @@ static const struct field fields[] = {
 	{ "header", "threads", 342, 4 },
 	{ "header", "reserved", 346, 4 },
 	{ "header", "flags", 350, 4 },
-	{ "header", "header_crc", 354, 4 },
+	{ "header", "encryption", 354, 4 },
+	{ "header", "key_scheme", 358, 4 },
+	{ "header", "image_id", 362, 16 },
+	{ "header", "key_id", 378, 8 },
+	{ "header", "eph_pub", 386, 32 },
+	{ "header", "wrapped_key", 418, 48 },
+	{ "header", "index_digest", 466, 32 },
+	{ "header", "header_tag", 498, 16 },
+	{ "header", "header_crc", 514, 4 },
 	{ "index", "next", 0, 8 },
 	{ "index", "count", 8, 4 },
 	{ "index", "crc", 12, 4 },
@@ -175,6 +184,7 @@ static const struct field fields[] = {
 	{ "chunk", "stored_len", 12, 4 },
 	{ "chunk", "crc", 16, 4 },
 	{ "chunk", "reserved", 20, 4 },
+	{ "chunk", "tag", 24, 16 },
 };
 
 /*
@@ -188,7 +198,7 @@ static const char *const plan[] = {
 	"anchor header_crc 0,u32max,old+1 header_crc",
 	"anchor reserved 1,u32max reserved",
 	"header magic 0,1 magic",
-	"header format_version 0,2,u32max format_version",
+	"header format_version 0,1,3,u32max format_version",
 	"header header_size 0,old-1,old+1,u32max header_size",
 	"header page_size 0,8192,u32max page_size",
 	"header checksum 0,2,u32max checksum",
@@ -207,6 +217,15 @@ static const char *const plan[] = {
 	"header threads 0,65,u32max threads",
 	"header reserved 1,u32max reserved",
 	"header flags 2,u32max flags",
+	"header encryption 1,2 key_scheme|offers",
+	"header encryption 3,u32max encryption",
+	"header key_scheme 1,2,u32max crypt",
+	"header image_id ones crypt",
+	"header key_id max crypt",
+	"header eph_pub ones crypt",
+	"header wrapped_key ones crypt",
+	"header index_digest ones crypt",
+	"header header_tag ones crypt",
 	"header header_crc 0,u32max,old+1 checksum",
 	"index0 next 0,1,self,dev,dev+1,max,2^32+1,header next",
 	"indexN next 1,self,back,dev,max,header next",
@@ -221,6 +240,7 @@ static const char *const plan[] = {
 	"chunk0 stored_len 0,1,4096,u32max stored_len",
 	"chunk0 crc 0,old+1 checksum|crc",
 	"chunk0 reserved 1,u32max reserved",
+	"chunk0 tag ones tag",
 	"chunkN seq 0,old+1 seq",
 	"chunkN raw_len 0,131073 raw_len|stored_len",
 	NULL
@@ -580,6 +600,8 @@ static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
 		memset(p, 0, f->size);
 	} else if (!strcmp(tok, "unterminated")) {
 		memset(p, 'A', f->size);
+	} else if (!strcmp(tok, "ones")) {
+		memset(p, 0xff, f->size);
 	} else {
 		memset(p, 0, f->size);
 		memcpy(p, tok, strlen(tok) < f->size ? strlen(tok) : f->size - 1);
