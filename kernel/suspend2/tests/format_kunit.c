@@ -29,6 +29,7 @@ static const struct s2_kernel_id test_kid = {
 	.version = "#1 SMP test",
 	.machine = "x86_64",
 	.compressors = test_compressors,
+	.aeads = BIT(S2_ENC_AES_GCM) | BIT(S2_ENC_CHACHA20_POLY1305),
 };
 
 static const struct s2_image_limits test_lim = {
@@ -116,6 +117,81 @@ static void s2_header_other_version(struct kunit *test)
 	reseal(h);
 	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "format version"));
+}
+
+/* What can be said of the encryption fields without the key. */
+static void s2_header_crypt_fields(struct kunit *test)
+{
+	struct s2_image_header *h = sealed_header(test);
+	struct s2_kernel_id no_aead = test_kid;
+	const char *why = NULL;
+	struct s2_image_header good;
+	size_t i;
+
+	/* Unencrypted: any byte of the encryption fields or tag set. */
+	for (i = offsetof(struct s2_image_header, crypt) + 4;
+	     i < offsetof(struct s2_image_header, header_crc); i++) {
+		((u8 *)h)[i] = 0x5a;
+		reseal(h);
+		KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why),
+				-EINVAL);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(why, "crypt fields set"));
+		((u8 *)h)[i] = 0;
+	}
+	h->crypt.encryption = cpu_to_le32(S2_NR_ENC);
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "unknown AEAD"));
+
+	/* Encrypted, as the writer fills it (the tag is checked later). */
+	h->crypt.encryption = cpu_to_le32(S2_ENC_CHACHA20_POLY1305);
+	h->crypt.key_scheme = cpu_to_le32(S2_KEY_X25519);
+	memset(h->crypt.image_id, 0x11, sizeof(h->crypt.image_id));
+	memset(h->crypt.eph_pub, 0x22, sizeof(h->crypt.eph_pub));
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), 0);
+	KUNIT_EXPECT_TRUE(test, s2_header_encrypted(h));
+	good = *h;
+	no_aead.aeads = BIT(S2_ENC_AES_GCM);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &no_aead, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "not one this kernel offers"));
+	h->crypt.key_scheme = cpu_to_le32(S2_KEY_TPM);
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "tpm"));
+	h->crypt.key_scheme = cpu_to_le32(S2_KEY_NONE);
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "key_scheme"));
+	*h = good;
+	memset(h->crypt.image_id, 0, sizeof(h->crypt.image_id));
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "image_id"));
+	*h = good;
+	memset(h->crypt.eph_pub, 0, sizeof(h->crypt.eph_pub));
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "eph_pub"));
+}
+
+/* Nonce and associated data: each field in its place, little endian. */
+static void s2_chunk_nonce_and_aad(struct kunit *test)
+{
+	static const u8 id[S2_IMAGE_ID_LEN] = { 1, 2, 3, 4, 5 };
+	struct s2_chunk_nonce n;
+	struct s2_chunk_aad aad;
+
+	s2_chunk_nonce_fill(&n, id, 0x0102030405060708ULL);
+	KUNIT_EXPECT_MEMEQ(test, n.id4, id, 4);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&n)[4], 0x08);
+	KUNIT_EXPECT_EQ(test, ((u8 *)&n)[11], 0x01);
+	s2_chunk_aad_fill(&aad, id, 7, 9, 3 * PAGE_SIZE, 100);
+	KUNIT_EXPECT_MEMEQ(test, aad.image_id, id, S2_IMAGE_ID_LEN);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(aad.seq), 7ULL);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(aad.nr_chunks), 9ULL);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(aad.raw_len), 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(aad.stored_len), 100U);
 }
 
 static void s2_header_other_kernel(struct kunit *test)
@@ -261,8 +337,18 @@ static void s2_header_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, release), 24UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, data_pages), 270UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, first_index_page), 286UL);
-	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_crc), 354UL);
-	KUNIT_EXPECT_EQ(test, sizeof(struct s2_image_header), 358UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_crc), 514UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct s2_image_header), 518UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.encryption), 354UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.key_scheme), 358UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.image_id), 362UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.key_id), 378UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.eph_pub), 386UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.wrapped_key), 418UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.index_digest), 466UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_tag), 498UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_chunk_header, tag), 24UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct s2_chunk_header), 40UL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct s2_anchor), 36UL);
 	/* And by these, for its mutator (and format_fuzz.h by its sizes). */
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_size), 12UL);
@@ -374,12 +460,31 @@ static void s2_chunk_validation(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "reserved"));
 }
 
+/* A tag only where the header says the image is encrypted. */
+static void s2_chunk_tag(struct kunit *test)
+{
+	static const u8 tag[S2_TAG_LEN] = { [7] = 1 };
+	struct s2_chunk_header ch;
+	const char *why = NULL;
+
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE, 0, tag);
+	KUNIT_EXPECT_MEMEQ(test, ch.tag, tag, S2_TAG_LEN);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, true, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why),
+			-EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "tag"));
+	s2_chunk_seal(&ch, 0, PAGE_SIZE, PAGE_SIZE, 0, NULL);
+	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why), 0);
+}
+
 static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_crc32c_known_value),
 	KUNIT_CASE(s2_header_roundtrip),
 	KUNIT_CASE(s2_header_flipped_byte),
 	KUNIT_CASE(s2_header_other_version),
 	KUNIT_CASE(s2_header_other_kernel),
+	KUNIT_CASE(s2_header_crypt_fields),
+	KUNIT_CASE(s2_chunk_nonce_and_aad),
 	KUNIT_CASE(s2_header_inconsistent_sizes),
 	KUNIT_CASE(s2_header_hostile_sizes),
 	KUNIT_CASE(s2_header_layout),
@@ -387,6 +492,7 @@ static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_index_roundtrip),
 	KUNIT_CASE(s2_anchor_keeps_swap_signature),
 	KUNIT_CASE(s2_chunk_validation),
+	KUNIT_CASE(s2_chunk_tag),
 	KUNIT_CASE(s2_index_loops),
 	KUNIT_CASE(s2_format_fuzz),
 	{}

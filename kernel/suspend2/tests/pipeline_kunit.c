@@ -6,6 +6,7 @@
  * whose checksum does not match comes back with its error.
  */
 #include <kunit/test.h>
+#include <linux/random.h>
 #include <linux/sizes.h>
 #include "../compress/compress.c"
 #include "../core/pipeline.c"
@@ -110,9 +111,108 @@ static void s2_pipeline_ring(struct kunit *test)
 	s2_pipeline_stop(&r);
 }
 
+/*
+ * With an AEAD, what the workers write reads back through the workers, and
+ * a chunk whose tag was changed, or that is read in another chunk's place,
+ * is refused as not authentic.
+ */
+static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
+{
+	const char *comp = s2_compressor_available("lz4") ? "lz4" : "none";
+	struct s2_crypt *c;
+	struct s2_pipeline w = {}, r = {};
+	unsigned int i, n;
+	u8 **stored, (*tag)[S2_TAG_LEN], *want;
+	u32 *len;
+	struct s2_slot *s;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	stored = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*stored), GFP_KERNEL);
+	tag = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*tag), GFP_KERNEL);
+	len = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*len), GFP_KERNEL);
+	want = kunit_kmalloc(test, S2_TEST_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, stored);
+	KUNIT_ASSERT_NOT_NULL(test, tag);
+	KUNIT_ASSERT_NOT_NULL(test, len);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	c->enc = enc;
+	get_random_bytes(c->key, sizeof(c->key));
+	get_random_bytes(c->image_id, sizeof(c->image_id));
+	c->nr_chunks = S2_TEST_CHUNKS;
+
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp, c), 0);
+	for (n = 0, i = 0; i < S2_TEST_CHUNKS;) {
+		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&w))) {
+			s2_test_fill(s->raw, n);
+			s->raw_len = S2_TEST_LEN;
+			s->seq = n++;
+			s2_pipeline_submit(&w);
+		}
+		s = s2_pipeline_drain(&w);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		KUNIT_EXPECT_EQ(test, s->error, 0);
+		KUNIT_EXPECT_EQ(test, s->crc, s2_crc32c(s->stored, s->stored_len));
+		stored[i] = kunit_kmalloc(test, s->stored_len, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, stored[i]);
+		memcpy(stored[i], s->stored, s->stored_len);
+		memcpy(tag[i], s->tag, S2_TAG_LEN);
+		len[i++] = s->stored_len;
+		s2_pipeline_release(&w);
+	}
+	s2_pipeline_stop(&w);
+
+	/* Chunk 3's tag changed; chunk 6 is read where chunk 5 should be. */
+	tag[3][0] ^= 1;
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 2, comp, c), 0);
+	for (n = 0, i = 0; i < S2_TEST_CHUNKS;) {
+		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&r))) {
+			unsigned int from = n == 5 ? 6 : n;
+
+			memcpy(s->stored, stored[from], len[from]);
+			s->stored_len = len[from];
+			s->crc = s2_crc32c(stored[from], len[from]);
+			memcpy(s->tag, tag[from], S2_TAG_LEN);
+			s->raw_len = S2_TEST_LEN;
+			s->seq = n++;
+			s2_pipeline_submit(&r);
+		}
+		s = s2_pipeline_drain(&r);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		if (i == 3 || i == 5) {
+			KUNIT_EXPECT_EQ(test, s->error, -EBADMSG);
+			KUNIT_EXPECT_STREQ(test, s->why,
+					   "chunk fails authentication (tampered, moved, or from another image)");
+		} else {
+			KUNIT_EXPECT_EQ(test, s->error, 0);
+			s2_test_fill(want, i);
+			KUNIT_EXPECT_MEMEQ(test, s->raw, want, S2_TEST_LEN);
+		}
+		i++;
+		s2_pipeline_release(&r);
+	}
+	s2_pipeline_stop(&r);
+	memzero_explicit(c, sizeof(*c));
+}
+
+static void s2_pipeline_crypt(struct kunit *test)
+{
+	enum s2_encryption enc;
+
+	for (enc = S2_ENC_AES_GCM; enc < S2_NR_ENC; enc++) {
+		if (!s2_aead_available(enc)) {
+			kunit_info(test, "AEAD %d not available, skipped\n",
+				   enc);
+			continue;
+		}
+		s2_pipeline_crypt_one(test, enc);
+	}
+}
+
 static struct kunit_case s2_pipeline_cases[] = {
 	KUNIT_CASE(s2_pipeline_threads_clamped),
 	KUNIT_CASE(s2_pipeline_ring),
+	KUNIT_CASE(s2_pipeline_crypt),
 	{}
 };
 
