@@ -39,6 +39,22 @@
  *                               page crc) but the field's own, so only
  *                               the semantic checks can refuse it
  *
+ * Tampering with an encrypted image (scenario s2-crypt): each keeps every
+ * crc right, so only the image's tags and index digest can refuse it.
+ *
+ *   s2img getchunk DEV N FILE   save chunk N (its header and stored bytes)
+ *   s2img putchunk DEV N FILE   write a saved chunk over chunk N (a
+ *                               splice when FILE is from another image)
+ *   s2img swap DEV A B          exchange chunks A and B whole
+ *   s2img swapbody DEV A B      exchange their stored bytes and tags but
+ *                               keep each header's seq and lengths
+ *   s2img droplast DEV          zero the last chunk's header
+ *   s2img swapentries DEV       exchange the first two block index
+ *                               entries (index crc resealed)
+ *   s2img created DEV           move the header's created_sec on by one
+ *                               (header crc and anchor resealed)
+ *   s2img crypt DEV             print the encryption fields, hex
+ *
  * Every access is O_DIRECT: the kernel reads and writes the image with
  * bios, past the page cache.
  */
@@ -66,6 +82,7 @@
 #define HDR_NR_CHUNKS	278
 #define CHUNK_PAGES	32
 #define HDR_FIRST_INDEX	286
+#define HDR_CREATED	302
 #define HDR_ENCRYPTION	354
 #define HDR_CRC		514
 #define HDR_SIZE	518
@@ -630,6 +647,117 @@ static int mutate(uint8_t *anchor, uint8_t *hdr, const char *part,
 	return 0;
 }
 
+/* ---- tampering with an encrypted image ---------------------------- */
+
+/* Stream offset of chunk @n's header, walking the chunk headers. */
+static uint64_t chunk_off(const struct layout *l, uint64_t n, uint32_t *len)
+{
+	uint64_t off = 0, c;
+	uint8_t ch[CHUNK_HDR];
+
+	if (n >= l->nr_chunks)
+		die("no such chunk");
+	for (c = 0;; c++) {
+		stream_rw(l, off, ch, sizeof(ch), 0);
+		if (get32(ch) != CHUNK_MAGIC || get32(ch + 4) != c)
+			die("chunk walk");
+		if (c == n)
+			break;
+		off += CHUNK_HDR + get32(ch + 12);
+	}
+	*len = CHUNK_HDR + get32(ch + 12);
+	return off;
+}
+
+static uint8_t *chunk_read(const struct layout *l, uint64_t n, uint64_t *off,
+			   uint32_t *len)
+{
+	uint8_t *buf;
+
+	*off = chunk_off(l, n, len);
+	buf = malloc(*len);
+	if (!buf)
+		die("memory");
+	stream_rw(l, *off, buf, *len, 0);
+	return buf;
+}
+
+static int chunk_file(const uint8_t *anchor, const uint8_t *hdr, int put,
+		      uint64_t n, const char *file)
+{
+	struct layout l;
+	uint64_t off;
+	uint32_t len;
+	uint8_t *buf;
+	FILE *f;
+
+	load_layout(&l, anchor, hdr, 0);
+	buf = chunk_read(&l, n, &off, &len);
+	f = fopen(file, put ? "r" : "w");
+	if (!f)
+		die(file);
+	if (put) {
+		if (fread(buf, 1, len, f) != len)
+			die("chunk file shorter than the chunk it replaces");
+		stream_rw(&l, off, buf, len, 1);
+	} else if (fwrite(buf, 1, len, f) != len) {
+		die(file);
+	}
+	fclose(f);
+	printf("chunk %llu: %u bytes %s %s\n", (unsigned long long)n, len,
+	       put ? "from" : "to", file);
+	free(buf);
+	free_layout(&l);
+	return 0;
+}
+
+/* @body: keep each chunk's magic, seq and lengths, exchange the rest. */
+static int chunk_swap(const uint8_t *anchor, const uint8_t *hdr, uint64_t a,
+		      uint64_t b, int body)
+{
+	uint64_t off_a, off_b;
+	uint32_t len_a, len_b;
+	uint8_t *ca, *cb;
+	struct layout l;
+
+	load_layout(&l, anchor, hdr, 0);
+	ca = chunk_read(&l, a, &off_a, &len_a);
+	cb = chunk_read(&l, b, &off_b, &len_b);
+	if (len_a != len_b)
+		die("chunks of different sizes");
+	if (body) {
+		/* magic, seq, raw_len, stored_len stay where they were */
+		uint8_t keep[16];
+
+		memcpy(keep, ca, sizeof(keep));
+		memcpy(ca, cb, sizeof(keep));
+		memcpy(cb, keep, sizeof(keep));
+	}
+	stream_rw(&l, off_a, cb, len_b, 1);
+	stream_rw(&l, off_b, ca, len_a, 1);
+	printf("chunks %llu and %llu exchanged%s\n", (unsigned long long)a,
+	       (unsigned long long)b, body ? " (bodies and tags)" : "");
+	free(ca);
+	free(cb);
+	free_layout(&l);
+	return 0;
+}
+
+static int drop_last(const uint8_t *anchor, const uint8_t *hdr)
+{
+	uint8_t zero[CHUNK_HDR] = { 0 };
+	struct layout l;
+	uint64_t off;
+	uint32_t len;
+
+	load_layout(&l, anchor, hdr, 0);
+	off = chunk_off(&l, l.nr_chunks - 1, &len);
+	stream_rw(&l, off, zero, sizeof(zero), 1);
+	printf("chunk %llu dropped\n", (unsigned long long)l.nr_chunks - 1);
+	free_layout(&l);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t anchor[PAGE] ALIGNED, hdr[PAGE] ALIGNED, idx[PAGE] ALIGNED,
@@ -640,7 +768,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return list();
 	if (argc < 3) {
-		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut|rearm|save|restore|list|mutate DEV [ARG...]\n");
+		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut|rearm|save|restore|list|mutate|getchunk|putchunk|swap|swapbody|droplast|swapentries|created|crypt DEV [ARG...]\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDWR | O_DIRECT | O_SYNC);
@@ -670,6 +798,51 @@ int main(int argc, char **argv)
 
 	if (!strcmp(argv[1], "save") && argc == 4)
 		return save(anchor, hdr, argv[3]);
+	if ((!strcmp(argv[1], "getchunk") || !strcmp(argv[1], "putchunk")) &&
+	    argc == 5)
+		return chunk_file(anchor, hdr, argv[1][0] == 'p',
+				  strtoull(argv[3], NULL, 0), argv[4]);
+	if ((!strcmp(argv[1], "swap") || !strcmp(argv[1], "swapbody")) &&
+	    argc == 5)
+		return chunk_swap(anchor, hdr, strtoull(argv[3], NULL, 0),
+				  strtoull(argv[4], NULL, 0), argv[1][4] == 'b');
+	if (!strcmp(argv[1], "droplast"))
+		return drop_last(anchor, hdr);
+	if (!strcmp(argv[1], "swapentries")) {
+		uint8_t e[8];
+
+		memcpy(e, idx + IDX_ENTRIES, 8);
+		memcpy(idx + IDX_ENTRIES, idx + IDX_ENTRIES + 8, 8);
+		memcpy(idx + IDX_ENTRIES + 8, e, 8);
+		seal_index(idx);
+		rw_page(first_index, idx, 1);
+		return 0;
+	}
+	if (!strcmp(argv[1], "created")) {
+		put64(hdr + HDR_CREATED, get64(hdr + HDR_CREATED) + 1);
+		seal_header(hdr);
+		memcpy(anchor + ANCHOR_AT + 8, hdr + HDR_CRC, 4);
+		rw_page(header_page, hdr, 1);
+		rw_page(0, anchor, 1);
+		return 0;
+	}
+	if (!strcmp(argv[1], "crypt")) {
+		static const struct { const char *name; unsigned int off, len; } cf[] = {
+			{ "encryption", 354, 4 }, { "key_scheme", 358, 4 },
+			{ "image_id", 362, 16 }, { "key_id", 378, 8 },
+			{ "eph_pub", 386, 32 }, { "wrapped_key", 418, 48 },
+			{ "index_digest", 466, 32 }, { "header_tag", 498, 16 },
+		};
+		unsigned int i, j;
+
+		for (i = 0; i < sizeof(cf) / sizeof(cf[0]); i++) {
+			printf("%s ", cf[i].name);
+			for (j = 0; j < cf[i].len; j++)
+				printf("%02x", hdr[cf[i].off + j]);
+			printf("\n");
+		}
+		return 0;
+	}
 	if (!strcmp(argv[1], "mutate") && (argc == 6 || argc == 7))
 		return mutate(anchor, hdr, argv[3], argv[4], argv[5]);
 	if (!strcmp(argv[1], "info")) {
