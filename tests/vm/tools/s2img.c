@@ -54,6 +54,8 @@
  *   s2img created DEV           move the header's created_sec on by one
  *                               (header crc and anchor resealed)
  *   s2img crypt DEV             print the encryption fields, hex
+ *   s2img find DEV STRING       how many times STRING (or hex:BYTES) is
+ *                               on the device: the confidentiality checks
  *
  * Every access is O_DIRECT: the kernel reads and writes the image with
  * bios, past the page cache.
@@ -743,6 +745,56 @@ static int chunk_swap(const uint8_t *anchor, const uint8_t *hdr, uint64_t a,
 	return 0;
 }
 
+static size_t unhex(const char *s, uint8_t *out, size_t max)
+{
+	size_t n = 0;
+	unsigned int b;
+
+	while (s[0] && s[1] && n < max && sscanf(s, "%2x", &b) == 1) {
+		out[n++] = b;
+		s += 2;
+	}
+	if (*s)
+		die("bad hex string");
+	return n;
+}
+
+/* Counts the places @what starts on the whole device (any alignment). */
+static int find(const char *what)
+{
+	/* A page before the blocks read, for the tail of the last block. */
+	static uint8_t buf[257 * PAGE] ALIGNED;
+	uint8_t *blk = buf + PAGE, pat[256];
+	uint64_t n = device_pages(), p, hits = 0;
+	size_t len, keep = 0, i;
+
+	if (!strncmp(what, "hex:", 4)) {
+		len = unhex(what + 4, pat, sizeof(pat));
+	} else {
+		len = strlen(what);
+		if (len > sizeof(pat))
+			die("string too long");
+		memcpy(pat, what, len);
+	}
+	if (!len)
+		die("empty string");
+	for (p = 0; p < n; p += 256) {
+		uint64_t k = n - p < 256 ? n - p : 256;
+		uint8_t *at = blk - keep;
+
+		if (pread(fd, blk, k * PAGE, p * PAGE) != (ssize_t)(k * PAGE))
+			die("read");
+		/* Matches across two blocks start in the kept tail. */
+		for (i = 0; i + len <= keep + k * PAGE; i++)
+			if (at[i] == pat[0] && !memcmp(at + i, pat, len))
+				hits++;
+		keep = len - 1;
+		memcpy(blk - keep, blk + k * PAGE - keep, keep);
+	}
+	printf("%llu\n", (unsigned long long)hits);
+	return 0;
+}
+
 static int drop_last(const uint8_t *anchor, const uint8_t *hdr)
 {
 	uint8_t zero[CHUNK_HDR] = { 0 };
@@ -783,6 +835,8 @@ int main(int argc, char **argv)
 	rw_page(0, anchor, 0);
 	if (!strcmp(argv[1], "rearm"))
 		return rearm(anchor);
+	if (!strcmp(argv[1], "find") && argc == 4)
+		return find(argv[3]);
 	if (!strcmp(argv[1], "restore") && argc == 4)
 		return restore(argv[3]);
 	if (memcmp(anchor + PAGE - 10, "S2SUSPEND", 10)) {
