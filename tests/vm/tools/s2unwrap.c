@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s2unwrap: the secrets of an encrypted image, for the confidentiality
+ * checks of scenario s2-crypt, which search the raw device for them.
+ *
+ *   s2unwrap DEV KEY PASSFILE   open KEY.sec with the passphrase on the
+ *                               first line of PASSFILE, unwrap the key of
+ *                               the image on DEV (anchor on page 0) and
+ *                               print "image_key HEX" and "secret HEX"
+ *
+ * The key file is read by its documented layout (docs/image-encryption.md,
+ * cli/keyfile.h), independently of hibernate's own code; the unwrap is
+ * hibernate's (cli/wrap.c), which the KUnit known answers tie to the
+ * module's.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* O_DIRECT */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "../../../cli/wrap.c"
+
+#define PAGE		4096
+#define SEC_HEAD	44	/* "S2SK", version, opslimit, memlimit KiB, salt, nonce */
+#define SEC_LEN		(SEC_HEAD + 32 + 16)
+
+static void die(const char *what)
+{
+	fprintf(stderr, "s2unwrap: %s\n", what);
+	exit(1);
+}
+
+static void read_file(const char *path, uint8_t *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || fread(buf, 1, len, f) != len)
+		die(path);
+	fclose(f);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void hex(const char *name, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	printf("%s ", name);
+	for (i = 0; i < len; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t page[PAGE] __attribute__((aligned(PAGE)));
+	uint8_t sec[SEC_LEN], pub[32], kek[32], ad[SEC_HEAD + 32], secret[32];
+	uint8_t key[32];
+	char path[4096], pass[1024];
+	struct wrap_fields f;
+	unsigned long long n;
+	uint64_t header_page;
+	FILE *pf;
+	int fd;
+
+	if (argc != 4)
+		die("usage: s2unwrap DEV KEY PASSFILE");
+	if (sodium_init() < 0)
+		die("sodium_init");
+	snprintf(path, sizeof(path), "%s.sec", argv[2]);
+	read_file(path, sec, sizeof(sec));
+	snprintf(path, sizeof(path), "%s.pub", argv[2]);
+	read_file(path, pub, sizeof(pub));
+	pf = fopen(argv[3], "r");
+	if (!pf || !fgets(pass, sizeof(pass), pf))
+		die(argv[3]);
+	fclose(pf);
+	pass[strcspn(pass, "\n")] = '\0';
+	if (memcmp(sec, "S2SK", 4) || le32(sec + 4) != 1)
+		die("not a version 1 key file");
+	if (crypto_pwhash(kek, sizeof(kek), pass, strlen(pass), sec + 16,
+			  le32(sec + 8), (size_t)le32(sec + 12) * 1024,
+			  crypto_pwhash_ALG_ARGON2ID13))
+		die("argon2id");
+	memcpy(ad, sec, SEC_HEAD);
+	memcpy(ad + SEC_HEAD, pub, sizeof(pub));
+	if (crypto_aead_xchacha20poly1305_ietf_decrypt(secret, &n, NULL,
+			sec + SEC_HEAD, 48, ad, sizeof(ad), sec + 32, kek))
+		die("wrong passphrase, or not this key file");
+
+	fd = open(argv[1], O_RDONLY | O_DIRECT);
+	if (fd < 0 || pread(fd, page, PAGE, 0) != PAGE)
+		die(argv[1]);
+	memcpy(&header_page, page + PAGE - 36, 8);
+	if (memcmp(page + PAGE - 10, "S2SUSPEND", 10) ||
+	    pread(fd, page, PAGE, (off_t)(header_page * PAGE)) != PAGE)
+		die("no image on the device");
+	close(fd);
+	f.encryption = le32(page + 354);
+	f.key_scheme = le32(page + 358);
+	memcpy(f.image_id, page + 362, sizeof(f.image_id));
+	memcpy(f.key_id, page + 378, sizeof(f.key_id));
+	memcpy(f.eph_pub, page + 386, sizeof(f.eph_pub));
+	memcpy(f.wrapped_key, page + 418, sizeof(f.wrapped_key));
+	if (wrap_open(&f, secret, key))
+		die("the image key does not unwrap with this key pair");
+	hex("image_key", key, sizeof(key));
+	hex("secret", secret, sizeof(secret));
+	return 0;
+}
