@@ -70,14 +70,13 @@ bool s2_aead_available(enum s2_encryption enc)
 	return name && crypto_has_aead(name, 0, 0) == 1;
 }
 
-struct s2_aead *s2_aead_new(const struct s2_crypt *c)
+/* @name: KUnit also asks for cryptd(...), to take the asynchronous path. */
+static struct s2_aead *s2_aead_alloc(const struct s2_crypt *c,
+				     const char *name)
 {
-	const char *name = s2_aead_name(c->enc);
 	struct s2_aead *a;
 	int error;
 
-	if (!name)
-		return ERR_PTR(-EINVAL);
 	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return ERR_PTR(-ENOMEM);
@@ -113,6 +112,15 @@ struct s2_aead *s2_aead_new(const struct s2_crypt *c)
 fail:
 	s2_aead_free(a);
 	return ERR_PTR(error);
+}
+
+struct s2_aead *s2_aead_new(const struct s2_crypt *c)
+{
+	const char *name = s2_aead_name(c->enc);
+
+	if (!name)
+		return ERR_PTR(-EINVAL);
+	return s2_aead_alloc(c, name);
 }
 
 void s2_aead_free(struct s2_aead *a)

@@ -435,6 +435,10 @@ static void s2_aead_check(struct kunit *test, enum s2_encryption enc)
 	u8 *big;
 	size_t i;
 
+	kunit_info(test, "%s is %s, %s\n", s2_aead_name(enc),
+		   crypto_aead_driver_name(sealer->tfm),
+		   crypto_aead_alg(sealer->tfm)->base.cra_flags &
+		   CRYPTO_ALG_ASYNC ? "asynchronous" : "synchronous");
 	for (i = 0; i < ARRAY_SIZE(s2_test_bufs); i++)
 		s2_aead_one_buf(test, sealer, opener, c, &s2_test_bufs[i]);
 
@@ -466,6 +470,53 @@ static void s2_aead_aes_gcm(struct kunit *test)
 static void s2_aead_chacha20_poly1305(struct kunit *test)
 {
 	s2_aead_check(test, S2_ENC_CHACHA20_POLY1305);
+}
+
+/*
+ * cryptd runs every request in a workqueue and completes it through the
+ * callback, as AES-NI's simd wrapper does when the FPU is not usable in
+ * the caller's context: crypto_wait_req() must wait for it.  Sealed
+ * asynchronously, opened by the transform the workers get, and back.
+ */
+static void s2_aead_async_check(struct kunit *test, enum s2_encryption enc)
+{
+	const struct s2_crypt *c = s2_test_crypt(test, enc);
+	struct s2_aead *plain = s2_test_aead(test, c);
+	char name[CRYPTO_MAX_ALG_NAME];
+	struct crypto_aead *sync;
+	struct s2_aead *async;
+	size_t i;
+
+	/* cryptd wraps a synchronous implementation, by its driver name. */
+	sync = crypto_alloc_aead(s2_aead_name(enc), 0, CRYPTO_ALG_ASYNC);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sync);
+	snprintf(name, sizeof(name), "cryptd(%s)",
+		 crypto_aead_driver_name(sync));
+	crypto_free_aead(sync);
+	async = s2_aead_alloc(c, name);
+	if (IS_ERR(async))
+		kunit_skip(test, "%s: %pe", name, async);
+	kunit_info(test, "through %s\n", name);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, async);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							s2_aead_free_action,
+							async), 0);
+	KUNIT_ASSERT_TRUE(test, crypto_aead_alg(async->tfm)->base.cra_flags &
+			  CRYPTO_ALG_ASYNC);
+	for (i = 0; i < ARRAY_SIZE(s2_test_bufs); i++) {
+		s2_aead_one_buf(test, async, plain, c, &s2_test_bufs[i]);
+		s2_aead_one_buf(test, plain, async, c, &s2_test_bufs[i]);
+	}
+}
+
+static void s2_aead_async_aes_gcm(struct kunit *test)
+{
+	s2_aead_async_check(test, S2_ENC_AES_GCM);
+}
+
+static void s2_aead_async_chacha20_poly1305(struct kunit *test)
+{
+	s2_aead_async_check(test, S2_ENC_CHACHA20_POLY1305);
 }
 
 static void s2_aead_no_cipher(struct kunit *test)
@@ -567,6 +618,8 @@ static struct kunit_case s2_crypt_cases[] = {
 	KUNIT_CASE(s2_wrap_new_image),
 	KUNIT_CASE(s2_aead_aes_gcm),
 	KUNIT_CASE(s2_aead_chacha20_poly1305),
+	KUNIT_CASE(s2_aead_async_aes_gcm),
+	KUNIT_CASE(s2_aead_async_chacha20_poly1305),
 	KUNIT_CASE(s2_aead_no_cipher),
 	KUNIT_CASE(s2_header_tag_aes_gcm),
 	KUNIT_CASE(s2_header_tag_chacha20_poly1305),
