@@ -83,6 +83,10 @@ int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
 			 "no public key %s in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/%s.pub)",
 			 desc, name);
 		return -ENOKEY;
+	/*
+	 * The search passes over revoked and expired keys (-ENOKEY above),
+	 * so these are a key revoked or expiring while we read it.
+	 */
 	case -EKEYREVOKED:
 		snprintf(why, why_len, "public key %s was revoked", desc);
 		return -ENOKEY;

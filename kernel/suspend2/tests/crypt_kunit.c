@@ -16,6 +16,7 @@
 #include "../crypt/keys.c"
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/cred.h>
 #include <linux/hex.h>
 #include <linux/random.h>
 #include <linux/vmalloc.h>
@@ -610,6 +611,136 @@ static void s2_keys_missing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_NONE);
 }
 
+/*
+ * A thread keyring for this test's thread, as the one hibernate(8)'s
+ * process keyring is for the cycle: request_key() searches it.
+ */
+struct s2_test_keys {
+	const struct cred *old;
+	struct cred *cred;
+	struct key *keyring;
+};
+
+static void s2_test_keys_end(void *data)
+{
+	struct s2_test_keys *k = data;
+
+	revert_creds(k->old);
+	put_cred(k->cred);
+}
+
+static struct s2_test_keys *s2_test_keys(struct kunit *test)
+{
+	struct s2_test_keys *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	k->cred = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, k->cred);
+	k->keyring = keyring_alloc("s2-kunit", GLOBAL_ROOT_UID, GLOBAL_ROOT_GID,
+				   k->cred, KEY_POS_ALL, KEY_ALLOC_NOT_IN_QUOTA,
+				   NULL, NULL);
+	if (IS_ERR(k->keyring)) {
+		put_cred(k->cred);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, k->keyring);
+	}
+	/* put_cred() puts the keyring. */
+	k->cred->thread_keyring = k->keyring;
+	k->old = override_creds(k->cred);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, s2_test_keys_end,
+							k), 0);
+	return k;
+}
+
+static struct key *s2_test_add_key(struct kunit *test, struct s2_test_keys *k,
+				   const char *type, const char *desc,
+				   const void *payload, size_t len)
+{
+	key_ref_t ref = key_create_or_update(make_key_ref(k->keyring, true),
+					     type, desc, payload, len,
+					     KEY_POS_ALL, KEY_ALLOC_NOT_IN_QUOTA);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ref), "cannot add %s key %s: %ld",
+			       type, desc, PTR_ERR(ref));
+	return key_ref_to_ptr(ref);
+}
+
+static void s2_keys_public(struct kunit *test)
+{
+	struct s2_test_keys *k = s2_test_keys(test);
+	const u8 *pub = s2_hex(test, wrap_v1.recipient_public, S2_KEY_LEN);
+	struct key *key;
+	u8 got[S2_KEY_LEN];
+	char why[256];
+
+	key = s2_test_add_key(test, k, "user", "suspend2:laptop", pub,
+			      S2_KEY_LEN);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
+						  sizeof(why)), 0);
+	KUNIT_EXPECT_MEMEQ(test, got, pub, S2_KEY_LEN);
+	/* Looked up, not used up: the next cycle finds it again. */
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
+						  sizeof(why)), 0);
+	/* The search passes over a revoked key: as good as none. */
+	key_revoke(key);
+	key_put(key);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
+						  sizeof(why)), -ENOKEY);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "no public key suspend2:laptop in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/laptop.pub)");
+
+	key = s2_test_add_key(test, k, "user", "suspend2:short", pub,
+			      S2_KEY_LEN - 1);
+	key_put(key);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:short", got, why,
+						  sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "public key suspend2:short is not 32 bytes (an X25519 public key)");
+}
+
+static void s2_keys_image(struct kunit *test)
+{
+	struct s2_test_keys *k = s2_test_keys(test);
+	struct s2_image_header *h = kunit_kzalloc(test, sizeof(*h),
+						  GFP_KERNEL);
+	struct s2_crypt *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	const u8 *image_key = s2_hex(test, wrap_v1.image_key, S2_KEY_LEN);
+	const char *why = NULL;
+	struct key *key;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	memcpy(h->crypt.image_id, s2_hex(test, wrap_v1.image_id,
+					 S2_IMAGE_ID_LEN), S2_IMAGE_ID_LEN);
+	h->crypt.encryption = cpu_to_le32(S2_ENC_CHACHA20_POLY1305);
+	h->nr_chunks = cpu_to_le64(1234);
+
+	/* The name hibernate(8) gives it: the image id in lowercase hex. */
+	key = s2_test_add_key(test, k, "logon",
+			      "suspend2:img:c1c2c3c4c5c6c7c8c9cacbcccdcecfd0",
+			      image_key, S2_KEY_LEN);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_image_key(c, h, &why), 0);
+	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_CHACHA20_POLY1305);
+	KUNIT_EXPECT_MEMEQ(test, c->key, image_key, S2_KEY_LEN);
+	KUNIT_EXPECT_MEMEQ(test, c->image_id, h->crypt.image_id,
+			   S2_IMAGE_ID_LEN);
+	KUNIT_EXPECT_EQ(test, c->nr_chunks, 1234);
+	/* Used once: invalidated, so a second look finds nothing. */
+	KUNIT_EXPECT_TRUE(test, test_bit(KEY_FLAG_INVALIDATED, &key->flags));
+	key_put(key);
+	s2_crypt_wipe(c);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_image_key(c, h, &why), -ENOKEY);
+	KUNIT_EXPECT_STREQ(test, why,
+			   "image is encrypted and no key for it was given");
+
+	key = s2_test_add_key(test, k, "logon",
+			      "suspend2:img:c1c2c3c4c5c6c7c8c9cacbcccdcecfd0",
+			      image_key, 16);
+	key_put(key);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_image_key(c, h, &why), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "the image key given is not 32 bytes");
+	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_NONE);
+}
+
 static struct kunit_case s2_crypt_cases[] = {
 	KUNIT_CASE(s2_hkdf_rfc5869),
 	KUNIT_CASE(s2_wrap_known_answer),
@@ -624,6 +755,8 @@ static struct kunit_case s2_crypt_cases[] = {
 	KUNIT_CASE(s2_header_tag_aes_gcm),
 	KUNIT_CASE(s2_header_tag_chacha20_poly1305),
 	KUNIT_CASE(s2_keys_missing),
+	KUNIT_CASE(s2_keys_public),
+	KUNIT_CASE(s2_keys_image),
 	{}
 };
 
