@@ -171,6 +171,7 @@ int s2_crypt_new_image(struct s2_crypt *c, enum s2_encryption enc,
 	memzero_explicit(eph, sizeof(eph));
 	if (error) {
 		memzero_explicit(c->key, S2_KEY_LEN);
+		memset(c->image_id, 0, S2_IMAGE_ID_LEN);
 		memset(hc, 0, sizeof(*hc));
 		return error;
 	}

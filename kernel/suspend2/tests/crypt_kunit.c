@@ -223,7 +223,7 @@ static void s2_wrap_unusable_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_crypt_new_image(c, S2_ENC_AES_GCM, zero, hc),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_NONE);
-	KUNIT_EXPECT_NULL(test, memchr_inv(c->key, 0, S2_KEY_LEN));
+	KUNIT_EXPECT_NULL(test, memchr_inv(c, 0, sizeof(*c)));
 	KUNIT_EXPECT_NULL(test, memchr_inv(hc, 0, sizeof(*hc)));
 }
 
