@@ -10,6 +10,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <crypto/hash.h>
 #include <keys/user-type.h>
 #include <linux/err.h>
 #include <linux/key.h>
@@ -77,7 +78,7 @@ int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
 		key_put(key);
 	switch (error) {
 	case 0:
-		return 0;
+		break;
 	case -ENOKEY:
 		snprintf(why, why_len,
 			 "no public key %s in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/%s.pub)",
@@ -103,6 +104,18 @@ int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
 			 desc, ERR_PTR(error));
 		return error;
 	}
+	/*
+	 * The wrap runs after the atomic copy, with user space frozen.  An
+	 * HMAC the crypto API has not instantiated yet would make it try to
+	 * load a module then; here, before anything is frozen, it still can,
+	 * and a kernel without it is refused before the cycle starts.
+	 */
+	if (crypto_has_shash(S2_HKDF_HMAC, 0, 0) != 1) {
+		snprintf(why, why_len, "this kernel has no %s for the key wrap",
+			 S2_HKDF_HMAC);
+		return -ENOPKG;
+	}
+	return 0;
 }
 
 int s2_crypt_get_image_key(struct s2_crypt *c, const struct s2_image_header *h,

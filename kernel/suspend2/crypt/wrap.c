@@ -45,7 +45,7 @@ int s2_hkdf_sha256(const u8 *salt, size_t salt_len, const u8 *ikm,
 
 	if (out_len > 255 * SHA256_DIGEST_SIZE)
 		return -EINVAL;
-	tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
+	tfm = crypto_alloc_shash(S2_HKDF_HMAC, 0, 0);
 	if (IS_ERR(tfm))
 		return PTR_ERR(tfm);
 	{
