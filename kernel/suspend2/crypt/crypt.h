@@ -45,6 +45,7 @@ int s2_crypt_header_verify(const struct s2_crypt *c,
 			   const struct s2_image_header *h);
 
 /* crypt/wrap.c */
+#define S2_HKDF_HMAC	"hmac(sha256)"	/* what s2_hkdf_sha256() runs on */
 /*
  * A new image key and image id in @c, and the header fields that wrap the
  * key for @pub (an X25519 public key) in @hc.

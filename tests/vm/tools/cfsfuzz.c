@@ -308,6 +308,7 @@ struct numrange {
 #define RANGE_u64		RANGE_u32
 #define RANGE_text(...)
 #define RANGE_index(...)
+#define RANGE_aead(...)
 #define NUMRANGE(name, store, def, lo, hi, ...)	RANGE_##store(name, lo, hi)
 static const struct numrange numranges[] = {
 	S2_TUNABLES(NUMRANGE)
