@@ -7,10 +7,11 @@
 # kernel message.)  The runner boots with printk.devkmsg=on so none of them
 # is rate-limited.
 
-# say TEXT... -- one line to the console through the kernel log.
+# say TEXT... -- one line to the console through the kernel log, cut to
+# 900 bytes: /dev/kmsg refuses a longer record whole (EINVAL).
 say() {
 	if [ -w /dev/kmsg ]; then
-		echo "$*" > /dev/kmsg
+		printf '%.900s\n' "$*" > /dev/kmsg
 	else
 		echo "$*"
 	fi

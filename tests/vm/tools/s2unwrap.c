@@ -28,7 +28,7 @@
 #include "../../../cli/wrap.c"
 
 #define PAGE		4096
-#define SEC_HEAD	44	/* "S2SK", version, opslimit, memlimit KiB, salt, nonce */
+#define SEC_HEAD	56	/* "S2SK", version, opslimit, memlimit KiB, salt, nonce */
 #define SEC_LEN		(SEC_HEAD + 32 + 16)
 
 static void die(const char *what)
