@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "anchor.h"
 #include "hint.h"
 #include "hooks.h"
@@ -442,6 +444,11 @@ int hib_run(const struct hib_ctl *ctl)
 	int ret;
 
 	hib_verbosity = ctl->verbosity;
+	/* Key files and the image key wrap (keyfile.c, wrap.c). */
+	if (sodium_init() < 0) {
+		hib_err("cannot initialise libsodium");
+		return HIB_EXIT_FAILURE;
+	}
 	ret = hib_sysroot_check();
 	if (ret)
 		return ret;
