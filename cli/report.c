@@ -106,6 +106,8 @@ void report_text(FILE *out, const struct results *r)
 		"compressor", *r->compressor ? r->compressor : "-",
 		*r->writer ? r->writer : "-",
 		*r->checksum ? r->checksum : "-");
+	if (*r->encryption)
+		fprintf(out, "  %-24s %s\n", "encryption", r->encryption);
 	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
 		"throughput", (unsigned long long)r->write_kbps,
 		(unsigned long long)r->read_kbps);
@@ -260,6 +262,8 @@ static void json_results_body(FILE *out, const struct results *r,
 	json_string(out, r->compressor);
 	fprintf(out, ",\n%s\"checksum\": ", ind);
 	json_string(out, r->checksum);
+	fprintf(out, ",\n%s\"encryption\": ", ind);
+	json_string(out, r->encryption);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
 	fprintf(out, ",\n%s\"time_us\": {", ind);
@@ -335,6 +339,8 @@ void status_text(FILE *out, const struct status *s)
 	fprintf(out, "writers:       %s\n", s->caps.writers);
 	fprintf(out, "checksums:     %s\n", s->caps.checksums);
 	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
+	fprintf(out, "encryption:    %s\n", s->caps.encryption);
+	fprintf(out, "keys:          %s\n", s->caps.keys);
 	fprintf(out, "actions:       %s\n", s->caps.actions);
 	fputs("last results:\n", out);
 	report_text(out, &s->res);
@@ -356,6 +362,10 @@ void status_json(FILE *out, const struct status *s)
 	json_words(out, s->caps.checksums, " \t");
 	fputs(", \"powerdown\": ", out);
 	json_words(out, s->caps.powerdown, " \t");
+	fputs(", \"encryption\": ", out);
+	json_words(out, s->caps.encryption, " \t");
+	fputs(", \"keys\": ", out);
+	json_words(out, s->caps.keys, " \t");
 	fputs(", \"actions\": ", out);
 	json_words(out, s->caps.actions, " \t");
 	fputs("},\n  \"results\": {\n", out);

@@ -24,6 +24,7 @@ struct results {
 	char writer[32];
 	char compressor[32];
 	char checksum[32];
+	char encryption[32];
 	uint64_t time_us[PH_NR];
 	uint64_t offline_ms;
 	uint64_t image_pages;
