@@ -85,7 +85,8 @@ static void make_image(const char *path)
 
 		for (i = 0; i < n * PAGE; i++)
 			raw[i] = (u8)(i * 7 + nr);
-		s2_chunk_seal(&ch, nr, n * PAGE, n * PAGE, s2_crc32c(raw, n * PAGE));
+		s2_chunk_seal(&ch, nr, n * PAGE, n * PAGE, s2_crc32c(raw, n * PAGE),
+			      NULL);
 		img_put(&ch, sizeof(ch));
 		img_put(raw, n * PAGE);
 		done += n;
@@ -204,7 +205,8 @@ static int sim_resume(const char *path, const char **why)
 			}
 			if (part == 0) {
 				if (s2_chunk_check(&ch, s, strcmp(h.compressor, "none"),
-						   h.checksum == S2_CHECKSUM_CRC32C, why))
+						   h.checksum == S2_CHECKSUM_CRC32C,
+						   s2_header_encrypted(&h), why))
 					goto out;
 				len[1] = le32_to_cpu(ch.stored_len);
 			}

@@ -24,7 +24,12 @@ typedef __u64 u64;
 #define __packed		__attribute__((packed))
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1UL << PAGE_SHIFT)
+#define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
+#define U64_MAX			UINT64_MAX
+/* The kernel's, whose message is optional. */
+#undef static_assert
+#define static_assert(e, ...)	_Static_assert(e, #e)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cpu_to_le32(x)		((u32)(x))
 #define cpu_to_le64(x)		((u64)(x))
