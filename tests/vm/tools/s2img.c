@@ -66,12 +66,12 @@
 #define HDR_NR_CHUNKS	278
 #define CHUNK_PAGES	32
 #define HDR_FIRST_INDEX	286
-#define HDR_CRC		354
-#define HDR_SIZE	358
+#define HDR_CRC		514
+#define HDR_SIZE	518
 #define IDX_COUNT	8
 #define IDX_ENTRIES	16
 #define IDX_NR		510
-#define CHUNK_HDR	24
+#define CHUNK_HDR	40
 #define CHUNK_MAGIC	0x4b4e4843
 
 static int fd;
@@ -163,7 +163,7 @@ static const struct field fields[] = {
 	{ "header", "threads", 342, 4 },
 	{ "header", "reserved", 346, 4 },
 	{ "header", "flags", 350, 4 },
-	{ "header", "header_crc", 354, 4 },
+	{ "header", "header_crc", 514, 4 },
 	{ "index", "next", 0, 8 },
 	{ "index", "count", 8, 4 },
 	{ "index", "crc", 12, 4 },
