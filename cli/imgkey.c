@@ -173,6 +173,9 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 		break;
 	}
 	askpass_close(&a);
+	if (ret == -ENODATA)
+		hib_err("no more passphrases%s%s", r->ctl->passfile ? " in " : "",
+			r->ctl->passfile ? r->ctl->passfile : "");
 	return ret ? HIB_EXIT_LOCKED : 0;
 }
 

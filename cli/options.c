@@ -251,6 +251,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		case OPT_SETUP_KEY:
 			ctl->action = ACT_SETUP_KEY;
 			ctl->key_name = optarg;
+			/* --setup-key NAME, the name as the next argument. */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				ctl->key_name = argv[optind++];
 			break;
 		case OPT_PASSPHRASE_FILE:
 			if (!*optarg) {
@@ -302,9 +305,6 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			return usage_error();
 		}
 	}
-	/* --setup-key NAME: the name may come as the next argument. */
-	if (ctl->action == ACT_SETUP_KEY && !ctl->key_name && optind < argc)
-		ctl->key_name = argv[optind++];
 	if (ctl->key_name && !conf_valid_keyname(ctl->key_name)) {
 		fprintf(stderr,
 			"hibernate: --setup-key: expected a key name (1 to %d letters, digits, '.', '_', '-'), got '%s'\n",

@@ -106,6 +106,32 @@ static void test_setup_unlock(void **state)
 			 -EKEYREJECTED);
 	assert_int_equal(keyfile_unlock("k1", "", secret), -EKEYREJECTED);
 	assert_int_equal(keyfile_unlock("nokey", "x", secret), -ENOENT);
+
+	/* A header wrapped for k1's public key opens with its secret. */
+	{
+		struct wrap_fields f = { .encryption = 1,
+					 .key_scheme = WRAP_SCHEME_X25519 };
+		uint8_t key[WRAP_KEY_LEN], eph[WRAP_KEY_LEN], out[WRAP_KEY_LEN];
+		uint8_t hdr[IMGHDR_PAGE] = { 0 };
+
+		randombytes_buf(key, sizeof(key));
+		randombytes_buf(eph, sizeof(eph));
+		randombytes_buf(f.image_id, sizeof(f.image_id));
+		assert_int_equal(wrap_seal(&f, key, eph, pub, NULL), 0);
+		memcpy(hdr, IMGHDR_MAGIC, IMGHDR_MAGIC_LEN);
+		hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
+		hdr[IMGHDR_OFF_ENCRYPTION] = 1;
+		hdr[IMGHDR_OFF_KEY_SCHEME] = WRAP_SCHEME_X25519;
+		memcpy(hdr + IMGHDR_OFF_IMAGE_ID, f.image_id, WRAP_ID_LEN);
+		memcpy(hdr + IMGHDR_OFF_KEY_ID, f.key_id, WRAP_KEY_ID_LEN);
+		memcpy(hdr + IMGHDR_OFF_EPH_PUB, f.eph_pub, WRAP_KEY_LEN);
+		memcpy(hdr + IMGHDR_OFF_WRAPPED, f.wrapped_key,
+		       WRAP_WRAPPED_LEN);
+		assert_int_equal(keyfile_unlock("k1", "correct horse", secret),
+				 0);
+		assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+		assert_memory_equal(out, key, sizeof(key));
+	}
 	sodium_free(secret);
 }
 
