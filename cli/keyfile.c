@@ -124,14 +124,17 @@ static int read_exact(const char *path, uint8_t *buf, size_t len)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st))
+	if (fstat(fd, &st)) {
 		ret = -errno;
-	else if (!S_ISREG(st.st_mode) || st.st_size != (off_t)len)
+	} else if (!S_ISREG(st.st_mode) || st.st_size != (off_t)len) {
 		ret = -EINVAL;
-	else if ((n = read(fd, buf, len)) < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EINVAL;
+	} else {
+		n = read(fd, buf, len);
+		if (n < 0)
+			ret = -errno;
+		else if ((size_t)n != len)
+			ret = -EINVAL;
+	}
 	close(fd);
 	return ret;
 }
