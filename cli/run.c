@@ -218,6 +218,12 @@ static int action_failed(struct run *r, const char *word, int err)
 		report(r, &res);
 		return HIB_EXIT_CYCLE;
 	}
+	/* Encrypted profile: the module found no public key to wrap for. */
+	if (err == ENOKEY) {
+		hib_err("the kernel refused action '%s': no public key for the encrypted image%s%s; nothing was frozen",
+			word, *res.error ? ": " : "", res.error);
+		return HIB_EXIT_KERNEL;
+	}
 	if (err == EPERM || err == ENOENT || err == EINVAL) {
 		/* EPERM names its reason (lockdown, nohibernate) in results. */
 		hib_err("the kernel refused action '%s': %s%s%s", word,
@@ -267,9 +273,10 @@ static int do_cycle(struct run *r, const char *word)
 			      p->hook_timeout, p->name, false);
 		return HIB_EXIT_CYCLE;
 	}
-	hib_info("%s with profile '%s' (target %s)",
+	hib_info("%s with profile '%s' (target %s%s%s)",
 		 strcmp(word, "test") ? "hibernating" : "testing", p->name,
-		 r->target);
+		 r->target, r->encrypted ? ", encryption " : "",
+		 r->encrypted ? p->v[K_ENCRYPTION].value : "");
 	ret = cfs_write(&r->cfs, "action", word);
 	/* Here the write has returned: after resume, or failed. */
 	if (ret) {
