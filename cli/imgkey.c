@@ -22,6 +22,7 @@
 #include "imghdr.h"
 #include "keyfile.h"
 #include "keyring.h"
+#include "report.h"
 #include "run.h"
 
 #define KR_PREFIX	"suspend2:"
@@ -266,49 +267,48 @@ void drop_image_key(int32_t key_serial)
 		kr_invalidate(key_serial);
 }
 
-/* --status: the key files, and whether their modes are as they should. */
-void status_keys(struct run *r)
+/* --status: the profile's keys, and the key files with their modes. */
+void status_keys(struct run *r, struct status_keys *k)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 256];
-	char err[CONF_MAX_LINE + 256];
+	char err[CONF_MAX_LINE + 256], path[PATH_MAX + 256];
 	struct dirent *e;
 	struct stat st;
 	DIR *d;
 
+	memset(k, 0, sizeof(*k));
 	/* The profile's keys, when the configuration reads. */
 	if ((!conf_load(&r->conf, r->ctl->config) || !r->ctl->config_given) &&
 	    !conf_resolve(&r->conf, r->ctl->profile, &r->prof, err,
-			  sizeof(err)))
-		printf("encryption:    %s, key %s (profile %s)\n",
-		       r->prof.v[K_ENCRYPTION].value,
-		       r->prof.v[K_KEY].value ? r->prof.v[K_KEY].value :
-		       "(none)", r->prof.name);
+			  sizeof(err))) {
+		k->have_profile = true;
+		snprintf(k->profile, sizeof(k->profile), "%s", r->prof.name);
+		snprintf(k->encryption, sizeof(k->encryption), "%s",
+			 r->prof.v[K_ENCRYPTION].value);
+		snprintf(k->key, sizeof(k->key), "%s",
+			 r->prof.v[K_KEY].value ? r->prof.v[K_KEY].value : "");
+	}
 	profile_free(&r->prof);
 	conf_free(&r->conf);
-	keyfile_dir(dir, sizeof(dir));
-	d = opendir(dir);
+	keyfile_dir(k->dir, sizeof(k->dir));
+	d = opendir(k->dir);
 	if (!d) {
-		printf("key files:     none (%s: %s)\n", dir,
-		       strerror(errno));
+		k->dir_err = errno;
 		return;
 	}
-	printf("key files:     %s", dir);
-	if (!stat(dir, &st))
-		printf(" (%04o)", (unsigned int)(st.st_mode & 07777));
-	printf("\n");
-	while ((e = readdir(d))) {
+	if (!fstat(dirfd(d), &st))
+		k->dir_mode = st.st_mode & 07777;
+	while ((e = readdir(d)) && k->nfiles < STATUS_MAX_KEYFILES) {
 		size_t n = strlen(e->d_name);
-		bool sec = n > 4 && !strcmp(e->d_name + n - 4, ".sec");
 
-		if (!sec && !(n > 4 && !strcmp(e->d_name + n - 4, ".pub")))
+		if (n <= 4 || n >= sizeof(k->files[0].name) ||
+		    (strcmp(e->d_name + n - 4, ".sec") &&
+		     strcmp(e->d_name + n - 4, ".pub")))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
 		if (lstat(path, &st))
 			continue;
-		printf("  %-28s %04o%s\n", e->d_name,
-		       (unsigned int)(st.st_mode & 07777),
-		       sec && (st.st_mode & 077) ?
-		       "  (readable by others than root: chmod 600)" : "");
+		memcpy(k->files[k->nfiles].name, e->d_name, n + 1);
+		k->files[k->nfiles++].mode = st.st_mode & 07777;
 	}
 	closedir(d);
 }

@@ -107,12 +107,11 @@ static int show_status(struct run *r)
 			strerror(-ret));
 		return HIB_EXIT_FAILURE;
 	}
-	if (r->ctl->json) {
+	status_keys(r, &s.keys);
+	if (r->ctl->json)
 		status_json(stdout, &s);
-		return 0;
-	}
-	status_text(stdout, &s);
-	status_keys(r);
+	else
+		status_text(stdout, &s);
 	return 0;
 }
 

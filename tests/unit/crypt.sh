@@ -104,10 +104,24 @@ conf "compressor = lz4"
 run_both "no encryption: key written empty" 0 --test -f
 check "key cleared" test "$(cat "$CFS/profiles/p/key")" = ""
 
+conf "encryption = aes-gcm" "key = keyring:t"
 fake_tree
 expect_rc "--status" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
 check "--status: the key files and their modes" grep -q "t.sec *0600" "$T/out"
 check "--status: encryption capabilities" grep -q "^encryption: *none aes-gcm chacha20-poly1305" "$T/out"
+check "--status: the profile's encryption" grep -qx "encryption:    aes-gcm, key keyring:t (profile p)" "$T/out"
+chmod 0644 "$T/keys/t.sec"
+expect_rc "--status --json" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status --json
+check "--status --json: keys" python3 -c 'import json, sys
+k = json.load(open(sys.argv[1]))["keys"]
+assert k["key"] == "keyring:t" and k["encryption"] == "aes-gcm", k
+assert k["dir_mode"] == "0700", k
+f = {x["name"]: x for x in k["files"]}
+assert f["t.sec"]["mode"] == "0644" and f["t.sec"]["exposed"], f
+assert f["t.pub"]["mode"] == "0644" and not f["t.pub"]["exposed"], f' "$T/out"
+expect_rc "--status, a .sec others may read" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
+check "--status: flags the .sec" grep -q "t.sec *0644  (readable by others than root: chmod 600)" "$T/out"
+chmod 0600 "$T/keys/t.sec"
 
 # An encrypted image at a resume location: anchor page 0, header page 1.
 # make_image KEY_ID_HEX
