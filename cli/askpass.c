@@ -5,15 +5,64 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "askpass.h"
+#include "options.h"
 
-int askpass_open(struct askpass *a, const char *file)
+/* PROG ARG [ARG2] with stdout into fd out (-1: /dev/null); exit status. */
+static int run_helper(const char *prog, const char *arg, const char *arg2,
+		      int out)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (out < 0)
+			out = null;
+		dup2(out, STDOUT_FILENO);
+		execl(prog, prog, arg, arg2, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int askpass_open(struct askpass *a, const char *file, bool helpers)
 {
 	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+	if (!file && helpers) {
+		const char *p = hib_path(ASKPASS_PLYMOUTH, a->path,
+					 sizeof(a->path));
+
+		if (!access(p, X_OK) && !run_helper(p, "--ping", NULL, -1)) {
+			a->plymouth = true;
+		} else {
+			p = hib_path(ASKPASS_CRYPTSETUP, a->path,
+				     sizeof(a->path));
+			if (access(p, X_OK))
+				p = NULL;
+		}
+		if (p) {
+			/* Not left pointing at a string that is no buffer. */
+			if (p != a->path)
+				snprintf(a->path, sizeof(a->path), "%s", p);
+			a->helper = a->path;
+			return 0;
+		}
+	}
 	if (file) {
 		a->fd = open(file, O_RDONLY | O_CLOEXEC);
 		return a->fd < 0 ? -errno : 0;
@@ -67,12 +116,62 @@ static int read_line(struct askpass *a, char *buf)
 	return big ? -E2BIG : 0;
 }
 
+/*
+ * One passphrase from the helper's standard output, through a pipe (no
+ * stdio buffer keeps a copy).  plymouth takes the prompt as
+ * --prompt=TEXT; cryptsetup's askpass as its argument.
+ */
+static int helper_get(struct askpass *a, const char *prompt, char *buf)
+{
+	bool ply = a->plymouth;
+	char arg[600];
+	int fds[2], ret, st = 0;
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%s%s", ply ? "--prompt=" : "", prompt);
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
+	}
+	if (!pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		if (ply)
+			execl(a->helper, a->helper, "ask-for-password", arg,
+			      (char *)NULL);
+		else
+			execl(a->helper, a->helper, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	a->fd = fds[0];
+	a->eof = false;
+	ret = read_line(a, buf);
+	close(fds[0]);
+	a->fd = -1;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	/* The helper gave up (Escape, no console): no more tries. */
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		memset(buf, 0, ASKPASS_MAX);
+		return -ECANCELED;
+	}
+	/* Nothing at all: an empty passphrase, a wrong one. */
+	return ret == -ENODATA ? 0 : ret;
+}
+
 int askpass_get(struct askpass *a, const char *prompt, char *buf)
 {
 	struct termios old, quiet;
 	int ret;
 
 	buf[0] = '\0';
+	if (a->helper)
+		return helper_get(a, prompt, buf);
 	if (a->fd < 0 || a->eof)
 		return -ENODATA;
 	if (!a->tty)

@@ -143,7 +143,7 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 	struct askpass a;
 	int ret, i;
 
-	ret = askpass_open(&a, r->ctl->passfile);
+	ret = askpass_open(&a, r->ctl->passfile, true);
 	if (ret) {
 		if (r->ctl->passfile)
 			hib_err("cannot read %s: %s", r->ctl->passfile,
@@ -152,11 +152,9 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 			hib_err("no terminal to ask for the passphrase on (use --passphrase-file)");
 		return HIB_EXIT_LOCKED;
 	}
-	if (!r->ctl->passfile)
-		hib_info("%s", prompt);
 	for (i = 1; i <= KEYFILE_TRIES; i++) {
-		ret = askpass_get(&a, "Passphrase: ", s->pass);
-		if (ret == -ENODATA)
+		ret = askpass_get(&a, prompt, s->pass);
+		if (ret == -ENODATA || ret == -ECANCELED)
 			break;
 		if (!ret)
 			ret = keyfile_unlock(name, s->pass, s->secret);
@@ -177,6 +175,8 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 	if (ret == -ENODATA)
 		hib_err("no more passphrases%s%s", r->ctl->passfile ? " in " : "",
 			r->ctl->passfile ? r->ctl->passfile : "");
+	if (ret == -ECANCELED)
+		hib_err("the passphrase prompt (%s) gave up", a.helper);
 	return ret ? HIB_EXIT_LOCKED : 0;
 }
 
@@ -230,7 +230,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		snprintf(when, sizeof(when), "%llu",
 			 (unsigned long long)h.created_sec);
 	snprintf(prompt, sizeof(prompt),
-		 "Unlock the hibernation image of %s (%s), key '%s' (id %s)",
+		 "Passphrase to resume the hibernation image of %s (%s), key '%s' (id %s): ",
 		 when, h.release, name, have);
 	s = sodium_malloc(sizeof(*s));
 	if (!s) {

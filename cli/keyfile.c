@@ -267,7 +267,7 @@ static int ask_new(const char *passfile, char *pass, char *again)
 	struct askpass a;
 	int ret;
 
-	ret = askpass_open(&a, passfile);
+	ret = askpass_open(&a, passfile, false);
 	if (ret) {
 		if (passfile)
 			hib_err("cannot read %s: %s", passfile, strerror(-ret));

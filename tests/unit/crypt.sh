@@ -166,6 +166,23 @@ check "does not unwrap: resume not written" test ! -s "$CFS/action"
 resume_tree
 expect_rc "--resume, passphrases run out: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/empty"
 check "no more passphrases: said" grep -q "no more passphrases in $T/empty" "$T/err"
+# Without --passphrase-file, cryptsetup's askpass when it is there (moved
+# under HIBERNATE_SYSROOT): its output is the passphrase, its failure the
+# end of the tries.
+mkdir -p "$T/lib/cryptsetup"
+printf '#!/bin/sh\necho "$1" >>%s/asked\nprintf wrong\n' "$T" >"$T/lib/cryptsetup/askpass"
+chmod 755 "$T/lib/cryptsetup/askpass"
+resume_tree
+expect_rc "--resume through askpass, wrong passphrases: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "askpass: asked three times" test "$(wc -l <"$T/asked")" = 3
+check "askpass: the prompt names the image and key" grep -q "^Passphrase to resume the hibernation image of .* (6.12.118), key 't' (id $id): $" "$T/asked"
+check "askpass: wrong passphrase (try 3 of 3)" grep -qx "hibernate: wrong passphrase (try 3 of 3)" "$T/err"
+printf '#!/bin/sh\nexit 1\n' >"$T/lib/cryptsetup/askpass"
+resume_tree
+expect_rc "--resume, askpass gives up: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "askpass gave up: said" grep -q "the passphrase prompt ($T/lib/cryptsetup/askpass) gave up" "$T/err"
+rm -rf "$T/lib"
+
 make_image 0011223344556677
 resume_tree
 expect_rc "--resume, image for another key: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
