@@ -194,6 +194,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	const char *name = profile_key(&r->prof);
 	struct unlock_secrets *s;
 	struct img_header h;
+	struct tm *tm;
 	time_t t;
 	int ret;
 
@@ -225,17 +226,18 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		return HIB_EXIT_LOCKED;
 	}
 	t = (time_t)h.created_sec;
-	if (!strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S",
-		      localtime(&t)))
+	tm = localtime(&t);
+	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", tm))
 		snprintf(when, sizeof(when), "%llu",
 			 (unsigned long long)h.created_sec);
 	snprintf(prompt, sizeof(prompt),
 		 "Passphrase to resume the hibernation image of %s (%s), key '%s' (id %s): ",
 		 when, h.release, name, have);
+	/* Whatever goes wrong from here leaves the image locked and intact. */
 	s = sodium_malloc(sizeof(*s));
 	if (!s) {
-		hib_err("out of memory");
-		return HIB_EXIT_FAILURE;
+		hib_err("out of memory for the passphrase; the image is left as it is");
+		return HIB_EXIT_LOCKED;
 	}
 	ret = ask_unlock(r, name, prompt, s);
 	if (!ret && keyfile_unwrap(hdr, s->secret, s->key)) {
@@ -251,7 +253,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 			hib_err("cannot add the image key %s to the keyring: %s",
 				desc, strerror(-*key_serial));
 			*key_serial = 0;
-			ret = HIB_EXIT_FAILURE;
+			ret = HIB_EXIT_LOCKED;
 		}
 	}
 	sodium_memzero(s, sizeof(*s));
