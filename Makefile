@@ -160,6 +160,7 @@ install: $(BUILD)/hibernate install-dkms
 		$(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(SYSCONFDIR)/default $(DESTDIR)$(SYSCONFDIR)/acpi/events \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks \
+		$(DESTDIR)$(INITRAMFSDIR)/conf-hooks.d \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount \
 		$(DESTDIR)$(DRACUTDIR)/90suspend2 \
 		$(DESTDIR)$(S2DATADIR)/patches \
@@ -180,6 +181,8 @@ install: $(BUILD)/hibernate install-dkms
 	$(INSTALL) -m 644 etc/acpi/events/suspend2-lid etc/acpi/events/suspend2-power \
 		etc/acpi/events/suspend2-sleep $(DESTDIR)$(SYSCONFDIR)/acpi/events/
 	$(INSTALL) -m 755 etc/initramfs-tools/hooks/suspend2 $(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2
+	$(INSTALL) -m 644 etc/initramfs-tools/conf-hooks.d/suspend2 \
+		$(DESTDIR)$(INITRAMFSDIR)/conf-hooks.d/suspend2
 	$(INSTALL) -m 755 etc/initramfs-tools/scripts/local-premount/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2
 	$(INSTALL) -m 755 etc/dracut/90suspend2/module-setup.sh \
@@ -207,6 +210,7 @@ uninstall:
 		$(DESTDIR)$(SYSCONFDIR)/acpi/events/suspend2-power \
 		$(DESTDIR)$(SYSCONFDIR)/acpi/events/suspend2-sleep \
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2 \
+		$(DESTDIR)$(INITRAMFSDIR)/conf-hooks.d/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2 \
 		$(DESTDIR)$(SYSTEMD_DROPIN_DIR)/suspend2.conf
 	rm -rf $(DESTDIR)$(DRACUTDIR)/90suspend2 $(DESTDIR)$(S2DATADIR) $(DESTDIR)$(DKMSDIR)

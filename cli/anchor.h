@@ -7,6 +7,8 @@
 /* The last bytes of the anchor page, as docs/configfs.md places them. */
 #define ANCHOR_SIG	"S2SUSPEND"
 #define ANCHOR_SIG_LEN	10
+/* struct s2_anchor: header_page (le64) first, sig last. */
+#define ANCHOR_SIZE	36
 
 /*
  * LOC is "DEVICE:PAGE" (a path or UUID=..., as resume_location reads).

@@ -25,6 +25,8 @@ void caps_builtin(struct caps *c)
 	builtin(c->writers, sizeof(c->writers), K_WRITER);
 	builtin(c->checksums, sizeof(c->checksums), K_CHECKSUM);
 	builtin(c->powerdown, sizeof(c->powerdown), K_POWERDOWN);
+	builtin(c->encryption, sizeof(c->encryption), K_ENCRYPTION);
+	snprintf(c->keys, sizeof(c->keys), "keyring");
 	snprintf(c->actions, sizeof(c->actions),
 		 "hibernate test resume invalidate");
 }
@@ -39,6 +41,8 @@ void caps_parse(struct caps *c, const char *text)
 		{ "writers", offsetof(struct caps, writers) },
 		{ "checksums", offsetof(struct caps, checksums) },
 		{ "powerdown", offsetof(struct caps, powerdown) },
+		{ "encryption", offsetof(struct caps, encryption) },
+		{ "keys", offsetof(struct caps, keys) },
 		{ "actions", offsetof(struct caps, actions) },
 	};
 	const char *p = text;
@@ -79,6 +83,8 @@ const char *caps_list_for_key(const struct caps *c, int key)
 		return c->checksums;
 	case K_POWERDOWN:
 		return c->powerdown;
+	case K_ENCRYPTION:
+		return c->encryption;
 	}
 	return NULL;
 }

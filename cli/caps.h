@@ -10,6 +10,8 @@ struct caps {
 	char writers[256];
 	char checksums[256];
 	char powerdown[256];
+	char encryption[256];
+	char keys[256];		/* key schemes: "keyring" */
 	char actions[256];
 	bool from_module;
 };

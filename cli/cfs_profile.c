@@ -37,6 +37,9 @@ int cfs_write_profile(const struct cfs *c, const struct profile *p,
 	}
 	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
 		val = k == K_TARGET && target_dev ? target_dev : p->v[k].value;
+		/* No key: cleared, not left as an earlier run set it. */
+		if (!val && k == K_KEY)
+			val = "";
 		if (!val)
 			continue;
 		snprintf(rel, sizeof(rel), "profiles/%s/%s", p->name,

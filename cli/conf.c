@@ -92,6 +92,14 @@ bool conf_valid_name(const char *s)
 	return true;
 }
 
+/* A key's NAME: 1 to 64 of A-Z a-z 0-9 . _ -, a file name in keys/. */
+bool conf_valid_keyname(const char *s)
+{
+	size_t n = strspn(s, CONF_KEYNAME_CHARS);
+
+	return n && n <= CONF_KEYNAME_MAX && !s[n];
+}
+
 static bool has_control(const char *s)
 {
 	for (; *s; s++)
@@ -247,6 +255,21 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 			snprintf(why, whylen,
 				 "expected DEVICE:PAGE, a device (an absolute path, or UUID=, PARTUUID=, LABEL=, PARTLABEL=) and a page number as hibernate prints it (e.g. UUID=0a1b2c3d-0000-4000-8000-000000000000:34816), got '%s'",
 				 val);
+			return -EINVAL;
+		}
+		break;
+	case T_KEYSPEC:
+		if (!strcmp(val, "tpm") || !strncmp(val, "tpm:", 4)) {
+			snprintf(why, whylen,
+				 "tpm is reserved for a later version; use keyring:NAME");
+			return -EOPNOTSUPP;
+		}
+		if (strncmp(val, CONF_KEYRING_PREFIX,
+			    strlen(CONF_KEYRING_PREFIX)) ||
+		    !conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {
+			snprintf(why, whylen,
+				 "expected keyring:NAME, NAME 1 to %d letters, digits, '.', '_', '-', got '%s'",
+				 CONF_KEYNAME_MAX, val);
 			return -EINVAL;
 		}
 		break;

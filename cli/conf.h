@@ -34,6 +34,8 @@ enum conf_key {
 	K_POWERDOWN,
 	K_FORCE,
 	K_ABORT_KEY,
+	K_ENCRYPTION,
+	K_KEY,
 	K_INHERIT,
 	K_PRE_HIBERNATE,
 	K_POST_RESUME,
@@ -45,7 +47,7 @@ enum conf_key {
 	K_OVERWRITE_IN_USE,
 	K_NR
 };
-#define CONF_KERNEL_KEYS	(K_ABORT_KEY + 1)
+#define CONF_KERNEL_KEYS	(K_KEY + 1)
 
 enum acpi_key {
 	A_AC_PROFILE,
@@ -68,7 +70,13 @@ enum conf_type {
 	T_CMD,		/* shell command, may repeat */
 	T_MODULE,	/* module name or path of a .ko */
 	T_LOCATION,	/* DEVICE:PAGE, as resume_location reads */
+	T_KEYSPEC,	/* keyring:NAME, the key an image is encrypted for */
 };
+
+/* key = keyring:NAME: NAME as the module takes it (configfs/parse.c). */
+#define CONF_KEYRING_PREFIX	"keyring:"
+#define CONF_KEYNAME_MAX	64
+#define CONF_KEYNAME_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 
 struct conf_key_info {
 	const char *name;
@@ -124,6 +132,7 @@ void conf_print_errors(const struct conf *c);
 
 int conf_check_value(const struct conf_key_info *k, const char *val,
 		     char *norm, size_t normlen, char *why, size_t whylen);
+bool conf_valid_keyname(const char *s);
 int conf_key_lookup(const char *name);
 const char *conf_suggest_key(const char *name);
 const char *conf_suggest_acpi_key(const char *name);

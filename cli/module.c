@@ -160,10 +160,10 @@ int setup_module(struct run *r)
 }
 
 /*
- * Every word of the profile (writer, compressor, checksum, powerdown)
- * must be one the module offers: its capabilities when it is loaded,
- * else the names it is built with (caps_builtin), a superset of what
- * any kernel offers.  So a word no module knows is refused before the
+ * Every word of the profile (writer, compressor, checksum, powerdown,
+ * encryption) must be one the module offers: its capabilities when it is
+ * loaded, else the names it is built with (caps_builtin), a superset of
+ * what any kernel offers.  So a word no module knows is refused before the
  * module is loaded, in a dry run as in a real run.
  */
 int check_words(struct run *r)
@@ -186,7 +186,7 @@ int check_words(struct run *r)
 		     conf_keys[k].name, val);
 		return HIB_EXIT_CONFIG;
 	}
-	note(r, "check: writer, compressor, checksum, powerdown: offered by the %s",
+	note(r, "check: writer, compressor, checksum, powerdown, encryption: offered by the %s",
 	     r->caps.from_module ? "module" : "suspend2 module (built-in list)");
 	return 0;
 }

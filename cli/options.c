@@ -26,6 +26,9 @@ enum {
 	OPT_MODULE,
 	OPT_INSTALL_SYSTEMD,
 	OPT_SYSTEM_SLEEP,
+	OPT_SETUP_KEY,
+	OPT_PASSPHRASE_FILE,
+	OPT_KDF,
 };
 
 static const struct option longopts[] = {
@@ -46,17 +49,21 @@ static const struct option longopts[] = {
 	{ "module",        required_argument, NULL, OPT_MODULE },
 	{ "install-systemd", no_argument,     NULL, OPT_INSTALL_SYSTEMD },
 	{ "system-sleep",  required_argument, NULL, OPT_SYSTEM_SLEEP },
+	{ "setup-key",     optional_argument, NULL, OPT_SETUP_KEY },
+	{ "passphrase-file", required_argument, NULL, OPT_PASSPHRASE_FILE },
+	{ "kdf",           required_argument, NULL, OPT_KDF },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "version",       no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
 /* Rows of options that exclude each other; each row sorted, 0-ended. */
-static const int excl[][8] = {
-	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, 0 },
+static const int excl[][10] = {
+	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, OPT_SETUP_KEY, 0 },
 	{ 'q', 'v', 0 },
 	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
-	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, OPT_SYSTEM_SLEEP, 0 },
+	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, OPT_SYSTEM_SLEEP,
+	  OPT_SETUP_KEY, 0 },
 };
 
 static const char *opt_name(int c)
@@ -105,6 +112,8 @@ void hib_usage(FILE *out)
 	      "     --list-profiles      list the profiles in the configuration\n"
 	      "     --install-systemd    make systemctl hibernate use this profile\n"
 	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
+	      "     --setup-key [NAME]   make the key pair encrypted images are written for\n"
+	      "                            (default: the profile's key, else default)\n"
 	      "\n"
 	      "Options:\n"
 	      " -p, --profile NAME       profile to use (default: default)\n"
@@ -112,7 +121,10 @@ void hib_usage(FILE *out)
 	      " -o, --set KEY=VALUE      override a profile key for this run\n"
 	      " -n, --dry-run            check and print the configfs writes; change nothing\n"
 	      "     --json               print results as one JSON object\n"
-	      " -f, --force              go on when the target space checks fail\n"
+	      " -f, --force              go on when the target space checks fail;\n"
+	      "                            with --setup-key, replace an existing key\n"
+	      "     --passphrase-file FILE  passphrases from FILE, one try per line\n"
+	      "     --kdf moderate|min   passphrase hashing of --setup-key (default: moderate)\n"
 	      "     --configfs DIR       suspend2 configfs directory\n"
 	      "                            (default: " CFS_DEFAULT_ROOT ")\n"
 	      "     --module PATH        insmod this suspend2.ko instead of modprobe\n"
@@ -143,6 +155,8 @@ const char *hib_action_word(enum hib_action a)
 		return "install-systemd";
 	case ACT_SYSTEM_SLEEP:
 		return "system-sleep";
+	case ACT_SETUP_KEY:
+		return "setup-key";
 	}
 	return "?";
 }
@@ -234,6 +248,33 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			ctl->action = ACT_SYSTEM_SLEEP;
 			ctl->sleep_phase = optarg;
 			break;
+		case OPT_SETUP_KEY:
+			ctl->action = ACT_SETUP_KEY;
+			ctl->key_name = optarg;
+			/* --setup-key NAME, the name as the next argument. */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				ctl->key_name = argv[optind++];
+			break;
+		case OPT_PASSPHRASE_FILE:
+			if (!*optarg) {
+				fputs("hibernate: --passphrase-file: empty path\n",
+				      stderr);
+				return usage_error();
+			}
+			ctl->passfile = optarg;
+			break;
+		case OPT_KDF:
+			if (!strcmp(optarg, "moderate")) {
+				ctl->kdf = HIB_KDF_MODERATE;
+			} else if (!strcmp(optarg, "min")) {
+				ctl->kdf = HIB_KDF_MIN;
+			} else {
+				fprintf(stderr,
+					"hibernate: --kdf: expected 'moderate' or 'min', got '%s'\n",
+					optarg);
+				return usage_error();
+			}
+			break;
 		case OPT_JSON:
 			ctl->json = true;
 			break;
@@ -263,6 +304,12 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		default:
 			return usage_error();
 		}
+	}
+	if (ctl->key_name && !conf_valid_keyname(ctl->key_name)) {
+		fprintf(stderr,
+			"hibernate: --setup-key: expected a key name (1 to %d letters, digits, '.', '_', '-'), got '%s'\n",
+			CONF_KEYNAME_MAX, ctl->key_name);
+		return usage_error();
 	}
 	if (optind < argc) {
 		fprintf(stderr, "hibernate: unexpected argument '%s'\n",

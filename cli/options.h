@@ -17,6 +17,13 @@ enum hib_action {
 	ACT_LIST_PROFILES,
 	ACT_INSTALL_SYSTEMD,
 	ACT_SYSTEM_SLEEP,
+	ACT_SETUP_KEY,
+};
+
+/* --kdf: how hard --setup-key makes the passphrase to guess. */
+enum hib_kdf {
+	HIB_KDF_MODERATE,
+	HIB_KDF_MIN,
 };
 
 /* Everything the command line decides, in one place. */
@@ -28,6 +35,9 @@ struct hib_ctl {
 	const char *configfs;
 	const char *module;
 	const char *sleep_phase;	/* --system-sleep PHASE */
+	const char *key_name;		/* --setup-key NAME, or NULL */
+	const char *passfile;		/* --passphrase-file FILE */
+	enum hib_kdf kdf;
 	const char *sets[HIB_MAX_SETS];
 	int nsets;
 	bool dry_run;

@@ -4,6 +4,7 @@
  * inherit chain, then the built-in defaults; --set on top of that.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,4 +140,22 @@ const char *prof_where(const struct prof_val *pv, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s:%d", pv->file, pv->line);
 	return buf;
+}
+
+/*
+ * What no single key says: encryption other than none needs the key the
+ * image is written for.  0, or -EINVAL and err.
+ */
+int profile_check_key(const struct profile *p, char *err, size_t errlen)
+{
+	const char *enc = p->v[K_ENCRYPTION].value;
+	char where[PATH_MAX + 32];
+
+	if (!enc || !strcmp(enc, "none") || p->v[K_KEY].value)
+		return 0;
+	snprintf(err, errlen,
+		 "%s: profile %s: encryption %s needs key = keyring:NAME (create one with hibernate --setup-key)",
+		 prof_where(&p->v[K_ENCRYPTION], where, sizeof(where)),
+		 p->name, enc);
+	return -EINVAL;
 }

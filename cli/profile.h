@@ -29,6 +29,7 @@ int conf_resolve(const struct conf *c, const char *name, struct profile *p,
 		 char *err, size_t errlen);
 int profile_override(struct profile *p, const char *assignment,
 		     char *err, size_t errlen);
+int profile_check_key(const struct profile *p, char *err, size_t errlen);
 void profile_free(struct profile *p);
 const char *prof_where(const struct prof_val *pv, char *buf, size_t len);
 

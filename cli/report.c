@@ -106,6 +106,8 @@ void report_text(FILE *out, const struct results *r)
 		"compressor", *r->compressor ? r->compressor : "-",
 		*r->writer ? r->writer : "-",
 		*r->checksum ? r->checksum : "-");
+	if (*r->encryption)
+		fprintf(out, "  %-24s %s\n", "encryption", r->encryption);
 	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
 		"throughput", (unsigned long long)r->write_kbps,
 		(unsigned long long)r->read_kbps);
@@ -260,6 +262,8 @@ static void json_results_body(FILE *out, const struct results *r,
 	json_string(out, r->compressor);
 	fprintf(out, ",\n%s\"checksum\": ", ind);
 	json_string(out, r->checksum);
+	fprintf(out, ",\n%s\"encryption\": ", ind);
+	json_string(out, r->encryption);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
 	fprintf(out, ",\n%s\"time_us\": {", ind);
@@ -326,6 +330,75 @@ int status_read(const struct cfs *c, struct status *s)
 	return 0;
 }
 
+/* A .sec others may read: their passphrase guesses need no root. */
+static bool sec_exposed(const char *name, unsigned int mode)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".sec") && (mode & 077);
+}
+
+static void status_keys_text(FILE *out, const struct status_keys *k)
+{
+	size_t i;
+
+	if (!*k->dir)
+		return;
+	if (k->have_profile)
+		fprintf(out, "encryption:    %s, key %s (profile %s)\n",
+			k->encryption, *k->key ? k->key : "(none)", k->profile);
+	if (k->dir_err) {
+		fprintf(out, "key files:     none (%s: %s)\n", k->dir,
+			strerror(k->dir_err));
+		return;
+	}
+	fprintf(out, "key files:     %s (%04o)\n", k->dir, k->dir_mode);
+	for (i = 0; i < k->nfiles; i++)
+		fprintf(out, "  %-28s %04o%s\n", k->files[i].name,
+			k->files[i].mode,
+			sec_exposed(k->files[i].name, k->files[i].mode) ?
+			"  (readable by others than root: chmod 600)" : "");
+}
+
+static void status_keys_json(FILE *out, const struct status_keys *k)
+{
+	char mode[8];
+	size_t i;
+
+	fputs(",\n  \"keys\": {", out);
+	if (k->have_profile) {
+		fputs("\"profile\": ", out);
+		json_string(out, k->profile);
+		fputs(", \"encryption\": ", out);
+		json_string(out, k->encryption);
+		fputs(", \"key\": ", out);
+		json_string(out, k->key);
+		fputs(", ", out);
+	}
+	fputs("\"dir\": ", out);
+	json_string(out, k->dir);
+	if (k->dir_err) {
+		fputs(", \"error\": ", out);
+		json_string(out, strerror(k->dir_err));
+	} else {
+		snprintf(mode, sizeof(mode), "%04o", k->dir_mode);
+		fputs(", \"dir_mode\": ", out);
+		json_string(out, mode);
+	}
+	fputs(", \"files\": [", out);
+	for (i = 0; i < k->nfiles; i++) {
+		snprintf(mode, sizeof(mode), "%04o", k->files[i].mode);
+		fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+		json_string(out, k->files[i].name);
+		fputs(", \"mode\": ", out);
+		json_string(out, mode);
+		fprintf(out, ", \"exposed\": %s}",
+			sec_exposed(k->files[i].name, k->files[i].mode) ?
+			"true" : "false");
+	}
+	fputs("]}", out);
+}
+
 void status_text(FILE *out, const struct status *s)
 {
 	fprintf(out, "module:        %s\n", s->version);
@@ -335,9 +408,12 @@ void status_text(FILE *out, const struct status *s)
 	fprintf(out, "writers:       %s\n", s->caps.writers);
 	fprintf(out, "checksums:     %s\n", s->caps.checksums);
 	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
+	fprintf(out, "encryption:    %s\n", s->caps.encryption);
+	fprintf(out, "keys:          %s\n", s->caps.keys);
 	fprintf(out, "actions:       %s\n", s->caps.actions);
 	fputs("last results:\n", out);
 	report_text(out, &s->res);
+	status_keys_text(out, &s->keys);
 }
 
 void status_json(FILE *out, const struct status *s)
@@ -356,11 +432,18 @@ void status_json(FILE *out, const struct status *s)
 	json_words(out, s->caps.checksums, " \t");
 	fputs(", \"powerdown\": ", out);
 	json_words(out, s->caps.powerdown, " \t");
+	fputs(", \"encryption\": ", out);
+	json_words(out, s->caps.encryption, " \t");
+	fputs(", \"keys\": ", out);
+	json_words(out, s->caps.keys, " \t");
 	fputs(", \"actions\": ", out);
 	json_words(out, s->caps.actions, " \t");
 	fputs("},\n  \"results\": {\n", out);
 	json_results_body(out, &s->res, "    ");
-	fputs("\n  }\n}\n", out);
+	fputs("\n  }", out);
+	if (*s->keys.dir)
+		status_keys_json(out, &s->keys);
+	fputs("\n}\n", out);
 }
 
 /* --status --json without the module: still one object, saying so. */

@@ -24,6 +24,7 @@ struct results {
 	char writer[32];
 	char compressor[32];
 	char checksum[32];
+	char encryption[32];
 	uint64_t time_us[PH_NR];
 	uint64_t offline_ms;
 	uint64_t image_pages;
@@ -45,12 +46,31 @@ struct results {
 	char refused_tasks[2048];
 };
 
+#define STATUS_MAX_KEYFILES	16
+
+/* The keys of encrypted images: the profile's, and the key files. */
+struct status_keys {
+	bool have_profile;	/* the configuration read and resolved */
+	char profile[80];
+	char encryption[32];
+	char key[136];		/* empty: none */
+	char dir[4096];
+	int dir_err;		/* errno reading dir, 0 when read */
+	unsigned int dir_mode;
+	size_t nfiles;
+	struct {
+		char name[80];
+		unsigned int mode;
+	} files[STATUS_MAX_KEYFILES];
+};
+
 struct status {
 	char version[128];
 	char state[32];
 	char profile[80];
 	struct caps caps;
 	struct results res;
+	struct status_keys keys;	/* dir empty: not looked at */
 };
 
 extern const char *const phase_names[PH_NR];

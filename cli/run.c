@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "anchor.h"
 #include "hint.h"
 #include "hooks.h"
@@ -105,6 +107,7 @@ static int show_status(struct run *r)
 			strerror(-ret));
 		return HIB_EXIT_FAILURE;
 	}
+	status_keys(r, &s.keys);
 	if (r->ctl->json)
 		status_json(stdout, &s);
 	else
@@ -130,6 +133,10 @@ static int resolve_profile(struct run *r)
 			      stderr);
 			return HIB_EXIT_USAGE;
 		}
+	}
+	if (profile_check_key(&r->prof, err, sizeof(err))) {
+		hib_err("%s", err);
+		return HIB_EXIT_CONFIG;
 	}
 	if (ctl->module) {
 		r->prof.v[K_MODULE].value = ctl->module;
@@ -210,6 +217,12 @@ static int action_failed(struct run *r, const char *word, int err)
 		report(r, &res);
 		return HIB_EXIT_CYCLE;
 	}
+	/* Encrypted profile: the module found no public key to wrap for. */
+	if (err == ENOKEY) {
+		hib_err("the kernel refused action '%s': no public key for the encrypted image%s%s; nothing was frozen",
+			word, *res.error ? ": " : "", res.error);
+		return HIB_EXIT_KERNEL;
+	}
 	if (err == EPERM || err == ENOENT || err == EINVAL) {
 		/* EPERM names its reason (lockdown, nohibernate) in results. */
 		hib_err("the kernel refused action '%s': %s%s%s", word,
@@ -239,6 +252,8 @@ static int do_cycle(struct run *r, const char *word)
 	ret = cfs_write_profile(&r->cfs, p, r->target);
 	if (!ret)
 		ret = cfs_select_profile(&r->cfs, p->name);
+	if (!ret)
+		ret = load_pubkey(r);
 	if (ret)
 		return ret;
 	print_resume_location(r);
@@ -257,9 +272,10 @@ static int do_cycle(struct run *r, const char *word)
 			      p->hook_timeout, p->name, false);
 		return HIB_EXIT_CYCLE;
 	}
-	hib_info("%s with profile '%s' (target %s)",
+	hib_info("%s with profile '%s' (target %s%s%s)",
 		 strcmp(word, "test") ? "hibernating" : "testing", p->name,
-		 r->target);
+		 r->target, r->encrypted ? ", encryption " : "",
+		 r->encrypted ? p->v[K_ENCRYPTION].value : "");
 	ret = cfs_write(&r->cfs, "action", word);
 	/* Here the write has returned: after resume, or failed. */
 	if (ret) {
@@ -385,6 +401,7 @@ static int do_resume(struct run *r, const char *word)
 	char loc[PATH_MAX + 32];
 	struct results res;
 	int ret, before = -ENOENT;
+	int32_t key_serial = 0;
 
 	ret = cfs_write_profile(&r->cfs, &r->prof, r->target);
 	if (!ret)
@@ -398,7 +415,15 @@ static int do_resume(struct run *r, const char *word)
 	}
 	if (!strcmp(word, "invalidate") && !r->ctl->dry_run)
 		before = image_state(r, loc, sizeof(loc));
+	/* An encrypted image: its key into the keyring first. */
+	if (!strcmp(word, "resume") && image_state(r, loc, sizeof(loc)) > 0) {
+		ret = unlock_image(r, loc, &key_serial);
+		if (ret)
+			return ret;
+	}
 	ret = cfs_write(&r->cfs, "action", word);
+	/* Here the resume failed, or there was none: the key goes. */
+	drop_image_key(key_serial);
 	if (r->ctl->dry_run)
 		return ret;
 	if (!strcmp(word, "invalidate")) {
@@ -408,6 +433,16 @@ static int do_resume(struct run *r, const char *word)
 			return errno_exit_code(-ret);
 		}
 		return invalidated(r, before, loc);
+	}
+	/*
+	 * Encrypted, and the module found no key for it (status locked):
+	 * the image is intact, as when the passphrase was not given.
+	 */
+	if (ret == -ENOKEY) {
+		results_read(&r->cfs, &res);
+		hib_err("image on %s is encrypted and the kernel found no key for it%s%s; the image is left as it is",
+			r->target, *res.error ? ": " : "", res.error);
+		return HIB_EXIT_LOCKED;
 	}
 	/* Boot must go on: no image and a refused image both exit 0. */
 	if (ret == -ENODATA) {
@@ -442,6 +477,11 @@ int hib_run(const struct hib_ctl *ctl)
 	int ret;
 
 	hib_verbosity = ctl->verbosity;
+	/* Key files and the image key wrap (keyfile.c, wrap.c). */
+	if (sodium_init() < 0) {
+		hib_err("cannot initialise libsodium");
+		return HIB_EXIT_FAILURE;
+	}
 	ret = hib_sysroot_check();
 	if (ret)
 		return ret;
@@ -485,6 +525,10 @@ int hib_run(const struct hib_ctl *ctl)
 	ret = load_config(&r);
 	if (ret)
 		goto out;
+	if (a == ACT_SETUP_KEY) {
+		ret = setup_key(&r);
+		goto out;
+	}
 	if (a == ACT_LIST_PROFILES) {
 		ret = list_profiles(&r);
 		goto out;
@@ -504,6 +548,8 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = check_module_file(&r);
 	if (!ret)
 		ret = check_words(&r);
+	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
+		ret = check_encryption(&r);
 	if (!ret)
 		ret = take_lock(&r);
 	if (!ret)

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "caps.h"
@@ -27,6 +28,10 @@ struct run {
 	bool swapped_on;	/* swap_on_demand: we enabled the target */
 	int lock_fd;
 	FILE *plan;		/* dry run: stdout, or a buffer for --json */
+	/* encryption != none: the key the image is written for. */
+	bool encrypted;
+	char key_name[CONF_KEYNAME_MAX + 1];
+	uint8_t pub[32];
 };
 
 /* Returns the exit status. */
@@ -48,6 +53,15 @@ void unload(struct run *r);
 
 /* json.c; IMPLICIT: [default] exists without a section in the file. */
 void profiles_json(FILE *out, const struct conf *c, bool implicit);
+
+/* imgkey.c */
+int setup_key(struct run *r);
+int check_encryption(struct run *r);
+int load_pubkey(struct run *r);
+int unlock_image(struct run *r, const char *loc, int32_t *key_serial);
+void drop_image_key(int32_t key_serial);
+struct status_keys;
+void status_keys(struct run *r, struct status_keys *k);
 
 /* target.c */
 bool swap_writer(const struct run *r);

@@ -243,14 +243,14 @@ void utf8_cut_partial(char *str)
 	}
 }
 
-/* A word as the kernel matches it: lower case letters, digits, '_'. */
+/* A word as the kernel matches it: lower case letters, digits, '_', '-'. */
 bool str_is_word(const char *s)
 {
 	if (!*s)
 		return false;
 	for (; *s; s++)
 		if (!islower((unsigned char)*s) &&
-		    !isdigit((unsigned char)*s) && *s != '_')
+		    !isdigit((unsigned char)*s) && *s != '_' && *s != '-')
 			return false;
 	return true;
 }

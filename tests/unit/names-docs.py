@@ -55,6 +55,10 @@ for name, kind, store, lo, hi, d, words in tunables:
         want = "%d, %d" % (lo, hi)
     elif kind == "TARGET":
         want = "absolute path, at most %d bytes" % hi
+    elif kind == "KEYSPEC":
+        want = values if values.endswith("at most %d bytes" % hi) and \
+            "`keyring:NAME`" in values else \
+            "`keyring:NAME`..., at most %d bytes" % hi
     elif kind == "WORD":
         # The module's words depend on the running kernel: capabilities.
         want = values if "capabilities" in values else "from capabilities"

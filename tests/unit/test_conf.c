@@ -292,6 +292,78 @@ static void test_override(void **state)
 	conf_free(&c);
 }
 
+/* encryption and key: the values, tpm reserved, and the two together. */
+static void test_encryption_key(void **state)
+{
+	struct conf c = parse("[default]\ntarget = /dev/a\n"
+			      "[laptop]\nencryption = aes-gcm\n"
+			      "key = keyring:lap.top_1-x\n"
+			      "[nokey]\nencryption = chacha20-poly1305\n"
+			      "[bad]\nkey = tpm\n"
+			      "[bad2]\nkey = tpm:0x81000001\n"
+			      "[bad3]\nkey = keyring:\n"
+			      "[bad4]\nkey = keyring:a/b\n"
+			      "[bad5]\nkey = default\n"
+			      "[bad6]\nencryption = rot13 x\n");
+	const struct conf_key_info *k = &conf_keys[K_KEY];
+	char norm[256], why[256], err[512], name[80];
+	struct profile p;
+
+	(void)state;
+	assert_string_equal(conf_keys[K_ENCRYPTION].name, "encryption");
+	assert_string_equal(conf_keys[K_ENCRYPTION].def, "none");
+	assert_string_equal(k->name, "key");
+	assert_null(k->def);
+	assert_true(has_error(&c, "t.conf:9: key 'key': tpm is reserved for a later version", NULL));
+	assert_true(has_error(&c, "t.conf:11: key 'key': tpm is reserved for a later version", NULL));
+	assert_true(has_error(&c, "t.conf:13: key 'key': expected keyring:NAME", NULL));
+	assert_true(has_error(&c, "t.conf:15: key 'key': expected keyring:NAME", NULL));
+	assert_true(has_error(&c, "t.conf:17: key 'key': expected keyring:NAME", NULL));
+	assert_true(has_error(&c, "t.conf:19: key 'encryption': expected a name", NULL));
+	assert_int_equal(c.nerr, 6);
+
+	/* NAME: 1 to 64 of the module's characters. */
+	memset(name, 'a', sizeof(name));
+	memcpy(name, "keyring:", 8);
+	name[8 + 64] = '\0';
+	assert_int_equal(conf_check_value(k, name, norm, sizeof(norm), why,
+					  sizeof(why)), 0);
+	name[8 + 64] = 'a';
+	name[8 + 65] = '\0';
+	assert_int_equal(conf_check_value(k, name, norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_int_equal(conf_check_value(k, "keyring:a b", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(conf_check_value(k, "tpm", norm, sizeof(norm), why,
+					  sizeof(why)), -EOPNOTSUPP);
+
+	/* Encryption with its key, without, and a key given by --set. */
+	assert_int_equal(conf_resolve(&c, "laptop", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_ENCRYPTION].value, "aes-gcm");
+	assert_string_equal(p.v[K_KEY].value, "keyring:lap.top_1-x");
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
+	profile_free(&p);
+	assert_int_equal(conf_resolve(&c, "default", &p, err, sizeof(err)), 0);
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
+	assert_int_equal(profile_override(&p, "encryption=aes-gcm", err,
+					  sizeof(err)), 0);
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "command line: profile default: encryption aes-gcm needs key = keyring:NAME (create one with hibernate --setup-key)");
+	assert_int_equal(profile_override(&p, "key=keyring:default", err,
+					  sizeof(err)), 0);
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
+	assert_int_not_equal(profile_override(&p, "key=tpm", err,
+					      sizeof(err)), 0);
+	assert_non_null(strstr(err, "tpm is reserved for a later version"));
+	profile_free(&p);
+	assert_int_equal(conf_resolve(&c, "nokey", &p, err, sizeof(err)), 0);
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.conf:7: profile nokey: encryption chacha20-poly1305 needs key = keyring:NAME"));
+	profile_free(&p);
+	conf_free(&c);
+}
+
 /*
  * Fuzz: mutate valid files and feed random bytes; the parser must never
  * crash or overrun (run the tests under ASan/valgrind for more).
@@ -452,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_load_missing_and_big),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_encryption_key),
 		cmocka_unit_test(test_trailing_comment_and_flag),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_strutil),

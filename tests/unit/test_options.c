@@ -111,11 +111,42 @@ static void test_help_version(void **state)
 	assert_string_equal(hib_action_word(ACT_HIBERNATE), "hibernate");
 }
 
+/* --setup-key [NAME], --passphrase-file, --kdf. */
+static void test_setup_key(void **state)
+{
+	struct hib_ctl ctl;
+
+	(void)state;
+	assert_int_equal(parse(&ctl, "--setup-key"), -1);
+	assert_int_equal(ctl.action, ACT_SETUP_KEY);
+	assert_null(ctl.key_name);
+	assert_int_equal(ctl.kdf, HIB_KDF_MODERATE);
+	assert_null(ctl.passfile);
+	assert_int_equal(parse(&ctl, "--setup-key lap.top --kdf=min "
+			       "--passphrase-file /p -f"), -1);
+	assert_string_equal(ctl.key_name, "lap.top");
+	assert_int_equal(ctl.kdf, HIB_KDF_MIN);
+	assert_string_equal(ctl.passfile, "/p");
+	assert_true(ctl.force);
+	assert_int_equal(parse(&ctl, "--setup-key=k2 --kdf moderate"), -1);
+	assert_string_equal(ctl.key_name, "k2");
+	assert_int_equal(ctl.kdf, HIB_KDF_MODERATE);
+	assert_int_equal(parse(&ctl, "--resume --passphrase-file /p"), -1);
+	assert_int_equal(ctl.action, ACT_RESUME);
+	assert_int_equal(parse(&ctl, "--setup-key a/b"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key --kdf=fast"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key k extra"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key --test"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key -n"), HIB_EXIT_USAGE);
+	assert_string_equal(hib_action_word(ACT_SETUP_KEY), "setup-key");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_options),
+		cmocka_unit_test(test_setup_key),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_help_version),
 	};

@@ -1,8 +1,9 @@
 #!/bin/bash
-# dracut module of suspend2: the hibernate command, the module and the
-# resume settings, and a pre-mount hook that resumes a suspend2 image
-# before the root filesystem is mounted.  Same settings as the
-# initramfs-tools integration: /etc/hibernate.conf, /etc/default/suspend2.
+# dracut module of suspend2: the hibernate command, the module, the
+# resume settings, the key files of encrypted images (/etc/suspend2/keys)
+# and a pre-mount hook that resumes a suspend2 image before the root
+# filesystem is mounted.  Same settings as the initramfs-tools
+# integration: /etc/hibernate.conf, /etc/default/suspend2.
 
 check() {
 	require_binaries hibernate || return 1
@@ -22,5 +23,10 @@ install() {
 	inst_binary "$(command -v hibernate)" /sbin/hibernate
 	inst_simple /etc/hibernate.conf
 	[ -r /etc/default/suspend2 ] && inst_simple /etc/default/suspend2
+	local f
+	for f in /etc/suspend2/keys/*.pub /etc/suspend2/keys/*.sec; do
+		[ -f "$f" ] && inst_simple "$f"
+	done
+	[ -d "$initdir/etc/suspend2/keys" ] && chmod 0700 "$initdir/etc/suspend2/keys"
 	inst_hook pre-mount 10 "$moddir/suspend2-resume.sh"
 }

@@ -9,8 +9,11 @@
 # loss).  Invalidating needs only the module and the target device, not
 # the root filesystem, so it runs here too.  SUSPEND2_RESUME=no in
 # /etc/default/suspend2 is different: the initramfs leaves suspend2 alone.
+# An encrypted image that stays locked (hibernate --resume exits 8) is
+# invalidated likewise, unless SUSPEND2_LOCKED=keep.
 SUSPEND2_RESUME=yes
 SUSPEND2_PROFILE=default
+SUSPEND2_LOCKED=invalidate
 # shellcheck disable=SC1091
 [ -r /etc/default/suspend2 ] && . /etc/default/suspend2
 # dracut's init sources this file: no exit, only tests.
@@ -43,6 +46,17 @@ elif [ -n "$noresume" ]; then
 else
 	info "suspend2: looking for a hibernation image (profile $SUSPEND2_PROFILE)"
 	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
-		${loc:+--set resume_location=$loc} ||
-		warn "suspend2: hibernate --resume exited with status $?"
+		${loc:+--set resume_location=$loc}
+	rc=$?
+	# 8: an encrypted image was not unlocked; hibernate left it intact.
+	if [ $rc = 8 ] && [ "$SUSPEND2_LOCKED" = keep ]; then
+		warn "suspend2: the encrypted hibernation image of profile $SUSPEND2_PROFILE was not unlocked and is kept (SUSPEND2_LOCKED=keep); this boot changes the filesystems, so resuming that image later can lose data: run 'hibernate --invalidate -p $SUSPEND2_PROFILE' unless you reboot now to unlock it"
+	elif [ $rc = 8 ]; then
+		warn "suspend2: the encrypted hibernation image of profile $SUSPEND2_PROFILE was not unlocked: invalidating it, as for noresume, so that no later boot restores it (SUSPEND2_LOCKED=keep in /etc/default/suspend2 keeps it)"
+		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
+			${loc:+--set resume_location=$loc} ||
+			warn "suspend2: hibernate --invalidate exited with status $?: the image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
+	elif [ $rc != 0 ]; then
+		warn "suspend2: hibernate --resume exited with status $rc"
+	fi
 fi

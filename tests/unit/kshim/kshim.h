@@ -27,9 +27,9 @@ typedef __u64 u64;
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
 #define U64_MAX			UINT64_MAX
-#ifndef static_assert
+/* The kernel's, whose message is optional. */
+#undef static_assert
 #define static_assert(e, ...)	_Static_assert(e, #e)
-#endif
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define cpu_to_le32(x)		((u32)(x))
 #define cpu_to_le64(x)		((u64)(x))

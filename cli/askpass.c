@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Passphrases read a byte at a time with read(2), so that no stdio
+ * buffer keeps a copy; the terminal's echo is off while one is typed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "askpass.h"
+#include "options.h"
+
+/* PROG ARG [ARG2] with stdout into fd out (-1: /dev/null); exit status. */
+static int run_helper(const char *prog, const char *arg, const char *arg2,
+		      int out)
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		int null = open("/dev/null", O_RDWR);
+
+		if (out < 0)
+			out = null;
+		dup2(out, STDOUT_FILENO);
+		execl(prog, prog, arg, arg2, (char *)NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+int askpass_open(struct askpass *a, const char *file, bool helpers)
+{
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+	if (!file && helpers) {
+		const char *p = hib_path(ASKPASS_PLYMOUTH, a->path,
+					 sizeof(a->path));
+
+		if (!access(p, X_OK) && !run_helper(p, "--ping", NULL, -1)) {
+			a->plymouth = true;
+		} else {
+			p = hib_path(ASKPASS_CRYPTSETUP, a->path,
+				     sizeof(a->path));
+			if (access(p, X_OK))
+				p = NULL;
+		}
+		if (p) {
+			/* Not left pointing at a string that is no buffer. */
+			if (p != a->path)
+				snprintf(a->path, sizeof(a->path), "%s", p);
+			a->helper = a->path;
+			return 0;
+		}
+	}
+	if (file) {
+		a->fd = open(file, O_RDONLY | O_CLOEXEC);
+		return a->fd < 0 ? -errno : 0;
+	}
+	a->fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (a->fd < 0)
+		a->fd = open("/dev/console", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (a->fd < 0)
+		return -errno;
+	if (!isatty(a->fd)) {
+		close(a->fd);
+		a->fd = -1;
+		return -ENOTTY;
+	}
+	a->tty = true;
+	return 0;
+}
+
+/* One line into buf; the rest of a line too long is read and dropped. */
+static int read_line(struct askpass *a, char *buf)
+{
+	size_t n = 0;
+	bool any = false, big = false;
+	char c;
+
+	for (;;) {
+		ssize_t r = read(a->fd, &c, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r) {
+			a->eof = true;
+			break;
+		}
+		any = true;
+		if (c == '\n')
+			break;
+		if (n + 1 < ASKPASS_MAX)
+			buf[n++] = c;
+		else
+			big = true;
+	}
+	c = 0;
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\r')
+		buf[--n] = '\0';
+	if (!any)
+		return -ENODATA;
+	return big ? -E2BIG : 0;
+}
+
+/*
+ * One passphrase from the helper's standard output, through a pipe (no
+ * stdio buffer keeps a copy).  plymouth takes the prompt as
+ * --prompt=TEXT; cryptsetup's askpass as its argument.
+ */
+static int helper_get(struct askpass *a, const char *prompt, char *buf)
+{
+	bool ply = a->plymouth;
+	char arg[600];
+	int fds[2], ret, st = 0;
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%s%s", ply ? "--prompt=" : "", prompt);
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return ret;
+	}
+	if (!pid) {
+		dup2(fds[1], STDOUT_FILENO);
+		if (ply)
+			execl(a->helper, a->helper, "ask-for-password", arg,
+			      (char *)NULL);
+		else
+			execl(a->helper, a->helper, arg, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	a->fd = fds[0];
+	a->eof = false;
+	ret = read_line(a, buf);
+	close(fds[0]);
+	a->fd = -1;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	/* The helper gave up (Escape, no console): no more tries. */
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		memset(buf, 0, ASKPASS_MAX);
+		return -ECANCELED;
+	}
+	/* Nothing at all: an empty passphrase, a wrong one. */
+	return ret == -ENODATA ? 0 : ret;
+}
+
+int askpass_get(struct askpass *a, const char *prompt, char *buf)
+{
+	struct termios old, quiet;
+	int ret;
+
+	buf[0] = '\0';
+	if (a->helper)
+		return helper_get(a, prompt, buf);
+	if (a->fd < 0 || a->eof)
+		return -ENODATA;
+	if (!a->tty)
+		return read_line(a, buf);
+	if (tcgetattr(a->fd, &old))
+		return -errno;
+	quiet = old;
+	quiet.c_lflag &= ~(ECHO | ECHOE | ECHOK | ECHONL);
+	quiet.c_lflag |= ICANON;
+	if (tcsetattr(a->fd, TCSAFLUSH, &quiet))
+		return -errno;
+	if (write(a->fd, prompt, strlen(prompt)) < 0) {
+		ret = -errno;
+	} else {
+		ret = read_line(a, buf);
+		/* A typed line may end the input only with Ctrl-D. */
+		a->eof = false;
+	}
+	tcsetattr(a->fd, TCSAFLUSH, &old);
+	if (write(a->fd, "\n", 1) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
+void askpass_close(struct askpass *a)
+{
+	if (a->fd >= 0)
+		close(a->fd);
+	a->fd = -1;
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The keys of encrypted images in a run (docs/image-encryption.md):
+ * hibernate --setup-key makes the key pair; a cycle hands the module the
+ * public key (user key "suspend2:NAME" in the process keyring, read from
+ * keys/NAME.pub); a resume asks for the passphrase, unwraps the image key
+ * from the header and hands it over as the logon key
+ * "suspend2:img:<image id>".  An image that stays locked is left as it
+ * is: exit status HIB_EXIT_LOCKED.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <dirent.h>
+#include <sodium.h>
+
+#include "askpass.h"
+#include "imghdr.h"
+#include "keyfile.h"
+#include "keyring.h"
+#include "report.h"
+#include "run.h"
+
+#define KR_PREFIX	"suspend2:"
+#define KR_IMG_PREFIX	"suspend2:img:"
+
+/* NAME of the profile's key = keyring:NAME, or NULL. */
+static const char *profile_key(const struct profile *p)
+{
+	const char *v = p->v[K_KEY].value;
+	size_t n = strlen(CONF_KEYRING_PREFIX);
+
+	return v && !strncmp(v, CONF_KEYRING_PREFIX, n) ? v + n : NULL;
+}
+
+static bool is_encrypted(const struct profile *p)
+{
+	const char *v = p->v[K_ENCRYPTION].value;
+
+	return v && strcmp(v, "none");
+}
+
+int setup_key(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	const char *name = ctl->key_name;
+	char err[CONF_MAX_LINE + 256];
+	int ret;
+
+	/* No name given: the profile's key, else "default". */
+	if (!name && !conf_resolve(&r->conf, ctl->profile, &r->prof, err,
+				   sizeof(err)))
+		name = profile_key(&r->prof);
+	if (!name)
+		name = KEYFILE_DEFAULT_NAME;
+	ret = keyfile_setup(name, ctl->kdf == HIB_KDF_MIN ? KDF_MIN :
+			    KDF_MODERATE, ctl->passfile, ctl->force);
+	return ret ? HIB_EXIT_FAILURE : HIB_EXIT_OK;
+}
+
+/*
+ * Before anything is frozen, in a dry run as in a real one: an encrypted
+ * profile's public key must be there to hand to the module.
+ */
+int check_encryption(struct run *r)
+{
+	const struct profile *p = &r->prof;
+	char path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1];
+	uint8_t id[WRAP_KEY_ID_LEN];
+	const char *name = profile_key(p);
+	int ret;
+
+	if (!is_encrypted(p)) {
+		note(r, "check: encryption: none");
+		return 0;
+	}
+	/* profile_check_key() saw to it that there is a key. */
+	if (!name)
+		return HIB_EXIT_CONFIG;
+	keyfile_path(name, ".pub", path, sizeof(path));
+	ret = keyfile_read_pub(name, r->pub);
+	if (ret) {
+		hib_err("profile %s: encryption %s: cannot read the public key %s: %s%s",
+			p->name, p->v[K_ENCRYPTION].value, path,
+			ret == -EINVAL ? "not a 32-byte key" : strerror(-ret),
+			ret == -ENOENT ? " (create it with hibernate --setup-key)" : "");
+		note(r, "check: encryption %s, key %s: %s missing: FAILED",
+		     p->v[K_ENCRYPTION].value, p->v[K_KEY].value, path);
+		return HIB_EXIT_CONFIG;
+	}
+	wrap_key_id(r->pub, id);
+	keyfile_hex(id, sizeof(id), id_hex);
+	snprintf(r->key_name, sizeof(r->key_name), "%s", name);
+	r->encrypted = true;
+	note(r, "encryption: %s, key %s (id %s, %s)",
+	     p->v[K_ENCRYPTION].value, p->v[K_KEY].value, id_hex, path);
+	return 0;
+}
+
+/* The public key into this process's keyring, where the module looks. */
+int load_pubkey(struct run *r)
+{
+	char desc[sizeof(KR_PREFIX) + CONF_KEYNAME_MAX];
+	int32_t id;
+
+	if (!r->encrypted)
+		return 0;
+	snprintf(desc, sizeof(desc), KR_PREFIX "%s", r->key_name);
+	if (r->ctl->dry_run) {
+		note(r, "would add user key %s (keys/%s.pub) to the process keyring",
+		     desc, r->key_name);
+		return 0;
+	}
+	id = kr_add("user", desc, r->pub, sizeof(r->pub));
+	if (id < 0) {
+		hib_err("cannot add the public key %s to the keyring: %s; nothing was frozen",
+			desc, strerror(-id));
+		return HIB_EXIT_FAILURE;
+	}
+	hib_verbose("user key %s (serial %d) in the process keyring", desc,
+		    id);
+	return 0;
+}
+
+/* The secrets of an unlock, in one sodium_malloc() block. */
+struct unlock_secrets {
+	char pass[ASKPASS_MAX];
+	uint8_t secret[WRAP_KEY_LEN];
+	uint8_t key[WRAP_KEY_LEN];
+};
+
+/*
+ * Up to KEYFILE_TRIES passphrases (lines of --passphrase-file, else the
+ * terminal): 0 with s->secret unlocked, else the exit status.
+ */
+static int ask_unlock(struct run *r, const char *name, const char *prompt,
+		      struct unlock_secrets *s)
+{
+	struct askpass a;
+	int ret, i;
+
+	ret = askpass_open(&a, r->ctl->passfile, true);
+	if (ret) {
+		if (r->ctl->passfile)
+			hib_err("cannot read %s: %s", r->ctl->passfile,
+				strerror(-ret));
+		else
+			hib_err("no terminal to ask for the passphrase on (use --passphrase-file)");
+		return HIB_EXIT_LOCKED;
+	}
+	for (i = 1; i <= KEYFILE_TRIES; i++) {
+		ret = askpass_get(&a, prompt, s->pass);
+		if (ret == -ENODATA || ret == -ECANCELED)
+			break;
+		if (!ret)
+			ret = keyfile_unlock(name, s->pass, s->secret);
+		sodium_memzero(s->pass, sizeof(s->pass));
+		if (!ret)
+			break;
+		if (ret == -EKEYREJECTED || ret == -E2BIG) {
+			hib_err("wrong passphrase (try %d of %d)", i,
+				KEYFILE_TRIES);
+			continue;
+		}
+		hib_err("cannot unlock key '%s': %s", name,
+			ret == -EINVAL ? "not a key file, or the .pub and .sec do not belong together" :
+			strerror(-ret));
+		break;
+	}
+	askpass_close(&a);
+	if (ret == -ENODATA)
+		hib_err("no more passphrases%s%s", r->ctl->passfile ? " in " : "",
+			r->ctl->passfile ? r->ctl->passfile : "");
+	if (ret == -ECANCELED)
+		hib_err("the passphrase prompt (%s) gave up", a.helper);
+	return ret ? HIB_EXIT_LOCKED : 0;
+}
+
+/*
+ * Before the resume action: when the image at LOC is encrypted, unlock
+ * it and put its key in the keyring (*key_serial, else 0).  Returns 0 to
+ * go on with the resume, else the exit status; the image is not touched.
+ */
+int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
+{
+	char desc[sizeof(KR_IMG_PREFIX) + 2 * WRAP_ID_LEN];
+	char want[2 * WRAP_KEY_ID_LEN + 1], have[sizeof(want)];
+	char path[PATH_MAX], prompt[512], when[64];
+	uint8_t hdr[IMGHDR_PAGE], pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
+	const char *name = profile_key(&r->prof);
+	struct unlock_secrets *s;
+	struct img_header h;
+	struct tm *tm;
+	time_t t;
+	int ret;
+
+	*key_serial = 0;
+	if (imghdr_read(loc, hdr) != 1 || imghdr_parse(hdr, sizeof(hdr), &h))
+		return 0;	/* no image, or the module says what is wrong */
+	if (h.w.encryption == IMGHDR_ENC_NONE)
+		return 0;
+	if (!name)
+		name = KEYFILE_DEFAULT_NAME;
+	keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);
+	keyfile_path(name, ".pub", path, sizeof(path));
+	note(r, "check: image on %s is encrypted (%s, key id %s): would ask for the passphrase of key %s",
+	     r->target, imghdr_encryption_name(h.w.encryption), want, name);
+	if (r->ctl->dry_run)
+		return 0;
+	ret = keyfile_read_pub(name, pub);
+	if (ret) {
+		hib_err("image on %s is encrypted (%s, key id %s) and the key file %s cannot be read: %s; the image is left as it is",
+			r->target, imghdr_encryption_name(h.w.encryption),
+			want, path, strerror(-ret));
+		return HIB_EXIT_LOCKED;
+	}
+	wrap_key_id(pub, id);
+	keyfile_hex(id, sizeof(id), have);
+	if (sodium_memcmp(id, h.w.key_id, sizeof(id))) {
+		hib_err("image on %s was written for key id %s, but %s is key id %s: not asking for a passphrase; the image is left as it is",
+			r->target, want, path, have);
+		return HIB_EXIT_LOCKED;
+	}
+	t = (time_t)h.created_sec;
+	tm = localtime(&t);
+	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", tm))
+		snprintf(when, sizeof(when), "%llu",
+			 (unsigned long long)h.created_sec);
+	snprintf(prompt, sizeof(prompt),
+		 "Passphrase to resume the hibernation image of %s (%s), key '%s' (id %s): ",
+		 when, h.release, name, have);
+	/* Whatever goes wrong from here leaves the image locked and intact. */
+	s = sodium_malloc(sizeof(*s));
+	if (!s) {
+		hib_err("out of memory for the passphrase; the image is left as it is");
+		return HIB_EXIT_LOCKED;
+	}
+	ret = ask_unlock(r, name, prompt, s);
+	if (!ret && keyfile_unwrap(hdr, s->secret, s->key)) {
+		hib_err("the image key does not unwrap: the header was not written for this key, or it was tampered with; the image is left as it is");
+		ret = HIB_EXIT_LOCKED;
+	}
+	if (!ret) {
+		snprintf(desc, sizeof(desc), KR_IMG_PREFIX);
+		keyfile_hex(h.w.image_id, sizeof(h.w.image_id),
+			    desc + strlen(KR_IMG_PREFIX));
+		*key_serial = kr_add("logon", desc, s->key, sizeof(s->key));
+		if (*key_serial < 0) {
+			hib_err("cannot add the image key %s to the keyring: %s",
+				desc, strerror(-*key_serial));
+			*key_serial = 0;
+			ret = HIB_EXIT_LOCKED;
+		}
+	}
+	sodium_memzero(s, sizeof(*s));
+	sodium_free(s);
+	if (ret == HIB_EXIT_LOCKED)
+		hib_err("image on %s stays locked and intact", r->target);
+	return ret;
+}
+
+void drop_image_key(int32_t key_serial)
+{
+	if (key_serial > 0)
+		kr_invalidate(key_serial);
+}
+
+/* --status: the profile's keys, and the key files with their modes. */
+void status_keys(struct run *r, struct status_keys *k)
+{
+	char err[CONF_MAX_LINE + 256], path[PATH_MAX + 256];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	memset(k, 0, sizeof(*k));
+	/* The profile's keys, when the configuration reads. */
+	if ((!conf_load(&r->conf, r->ctl->config) || !r->ctl->config_given) &&
+	    !conf_resolve(&r->conf, r->ctl->profile, &r->prof, err,
+			  sizeof(err))) {
+		k->have_profile = true;
+		snprintf(k->profile, sizeof(k->profile), "%s", r->prof.name);
+		snprintf(k->encryption, sizeof(k->encryption), "%s",
+			 r->prof.v[K_ENCRYPTION].value);
+		snprintf(k->key, sizeof(k->key), "%s",
+			 r->prof.v[K_KEY].value ? r->prof.v[K_KEY].value : "");
+	}
+	profile_free(&r->prof);
+	conf_free(&r->conf);
+	keyfile_dir(k->dir, sizeof(k->dir));
+	d = opendir(k->dir);
+	if (!d) {
+		k->dir_err = errno;
+		return;
+	}
+	if (!fstat(dirfd(d), &st))
+		k->dir_mode = st.st_mode & 07777;
+	while ((e = readdir(d)) && k->nfiles < STATUS_MAX_KEYFILES) {
+		size_t n = strlen(e->d_name);
+
+		if (n <= 4 || n >= sizeof(k->files[0].name) ||
+		    (strcmp(e->d_name + n - 4, ".sec") &&
+		     strcmp(e->d_name + n - 4, ".pub")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
+		if (lstat(path, &st))
+			continue;
+		memcpy(k->files[k->nfiles].name, e->d_name, n + 1);
+		k->files[k->nfiles++].mode = st.st_mode & 07777;
+	}
+	closedir(d);
+}

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The key pair an encrypted image is wrapped for (keyfile.h): made by
+ * hibernate --setup-key, unlocked with the passphrase at resume.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "askpass.h"
+#include "common.h"
+#include "imghdr.h"
+#include "keyfile.h"
+#include "options.h"
+
+#define KEYFILE_OPS_MODERATE	3
+#define KEYFILE_MEM_MODERATE	(128 * 1024)	/* KiB */
+
+const char *keyfile_dir(char *buf, size_t len)
+{
+	const char *d = getenv("HIBERNATE_KEYDIR");
+
+	if (d && *d) {
+		snprintf(buf, len, "%s", d);
+		return buf;
+	}
+	return hib_path(KEYFILE_DIR, buf, len);
+}
+
+int keyfile_path(const char *name, const char *ext, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	int n = snprintf(buf, len, "%s/%s%s",
+			 keyfile_dir(dir, sizeof(dir)), name, ext);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+void keyfile_hex(const uint8_t *p, size_t len, char *out)
+{
+	sodium_bin2hex(out, 2 * len + 1, p, len);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The sealing key of a .sec head: Argon2id of the passphrase. */
+static int derive(const uint8_t *head, const char *pass, uint8_t *kek)
+{
+	unsigned long long ops = get_le32(head + 8);
+	size_t mem = (size_t)get_le32(head + 12) * 1024;
+
+	if (ops < crypto_pwhash_argon2id_OPSLIMIT_MIN ||
+	    mem < crypto_pwhash_argon2id_MEMLIMIT_MIN)
+		return -EINVAL;
+	if (crypto_pwhash(kek, WRAP_KEY_LEN, pass, strlen(pass), head + 16,
+			  ops, mem, crypto_pwhash_ALG_ARGON2ID13))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The associated data of the seal: the head, then the public key. */
+static void seal_ad(const uint8_t *head, const uint8_t *pub, uint8_t *ad)
+{
+	memcpy(ad, head, KEYFILE_HEAD_LEN);
+	memcpy(ad + KEYFILE_HEAD_LEN, pub, WRAP_KEY_LEN);
+}
+
+/* secret sealed into sec (KEYFILE_SEC_LEN bytes) with the passphrase. */
+static int seal(const uint8_t *secret, const uint8_t *pub, const char *pass,
+		enum keyfile_kdf kdf, uint8_t *sec)
+{
+	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
+	unsigned long long clen;
+	uint8_t *kek;
+	int ret;
+
+	memcpy(sec, KEYFILE_MAGIC, 4);
+	put_le32(sec + 4, KEYFILE_VERSION);
+	put_le32(sec + 8, kdf == KDF_MIN ? crypto_pwhash_argon2id_OPSLIMIT_MIN :
+					   KEYFILE_OPS_MODERATE);
+	put_le32(sec + 12, kdf == KDF_MIN ?
+		 crypto_pwhash_argon2id_MEMLIMIT_MIN / 1024 :
+		 KEYFILE_MEM_MODERATE);
+	randombytes_buf(sec + 16, KEYFILE_SALT_LEN);
+	randombytes_buf(sec + 16 + KEYFILE_SALT_LEN, KEYFILE_NONCE_LEN);
+	kek = sodium_malloc(WRAP_KEY_LEN);
+	if (!kek)
+		return -ENOMEM;
+	ret = derive(sec, pass, kek);
+	if (!ret) {
+		seal_ad(sec, pub, ad);
+		crypto_aead_xchacha20poly1305_ietf_encrypt(
+			sec + KEYFILE_HEAD_LEN, &clen, secret, WRAP_KEY_LEN,
+			ad, sizeof(ad), NULL, sec + 16 + KEYFILE_SALT_LEN, kek);
+	}
+	sodium_free(kek);
+	return ret;
+}
+
+/* Exactly len bytes of a regular file, no more. */
+static int read_exact(const char *path, uint8_t *buf, size_t len)
+{
+	struct stat st;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+	} else if (!S_ISREG(st.st_mode) || st.st_size != (off_t)len) {
+		ret = -EINVAL;
+	} else {
+		n = read(fd, buf, len);
+		if (n < 0)
+			ret = -errno;
+		else if ((size_t)n != len)
+			ret = -EINVAL;
+	}
+	close(fd);
+	return ret;
+}
+
+int keyfile_read_pub(const char *name, uint8_t *pub)
+{
+	char path[PATH_MAX];
+	int ret = keyfile_path(name, ".pub", path, sizeof(path));
+
+	return ret ? ret : read_exact(path, pub, WRAP_KEY_LEN);
+}
+
+int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret)
+{
+	uint8_t sec[KEYFILE_SEC_LEN], pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
+	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
+	char path[PATH_MAX];
+	unsigned long long mlen;
+	uint8_t *kek;
+	int ret;
+
+	ret = keyfile_read_pub(name, pub);
+	if (!ret)
+		ret = keyfile_path(name, ".sec", path, sizeof(path));
+	if (!ret)
+		ret = read_exact(path, sec, sizeof(sec));
+	if (ret)
+		return ret;
+	if (memcmp(sec, KEYFILE_MAGIC, 4) ||
+	    get_le32(sec + 4) != KEYFILE_VERSION)
+		return -EINVAL;
+	kek = sodium_malloc(WRAP_KEY_LEN);
+	if (!kek)
+		return -ENOMEM;
+	ret = derive(sec, passphrase, kek);
+	if (!ret) {
+		seal_ad(sec, pub, ad);
+		if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+			    secret, &mlen, NULL, sec + KEYFILE_HEAD_LEN,
+			    WRAP_KEY_LEN + WRAP_TAG_LEN, ad, sizeof(ad),
+			    sec + 16 + KEYFILE_SALT_LEN, kek))
+			ret = -EKEYREJECTED;
+	}
+	sodium_free(kek);
+	/* The secret must be the public key's: else the files were mixed. */
+	if (!ret && (crypto_scalarmult_base(check, secret) ||
+		     sodium_memcmp(check, pub, sizeof(pub))))
+		ret = -EINVAL;
+	if (ret)
+		sodium_memzero(secret, WRAP_KEY_LEN);
+	return ret;
+}
+
+int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
+		   uint8_t *key)
+{
+	struct img_header h;
+	int ret = imghdr_parse(header, IMGHDR_PAGE, &h);
+
+	if (ret)
+		return ret;
+	if (h.w.encryption == IMGHDR_ENC_NONE ||
+	    h.w.key_scheme != WRAP_SCHEME_X25519)
+		return -EINVAL;
+	return wrap_open(&h.w, secret, key);
+}
+
+/* mkdir DIR (and its parent) if missing; DIR ends up 0700. */
+static int make_dir(const char *dir)
+{
+	char parent[PATH_MAX], *slash;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent) {
+		*slash = '\0';
+		if (mkdir(parent, 0755) && errno != EEXIST)
+			return -errno;
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	return chmod(dir, 0700) ? -errno : 0;
+}
+
+/* PATH.tmp written, synced and left for the rename. */
+static int write_tmp(const char *path, const void *buf, size_t len,
+		     mode_t mode)
+{
+	char tmp[PATH_MAX + 8];
+	int fd, ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	unlink(tmp);	/* left by an earlier run cut short */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  mode);
+	if (fd < 0)
+		return -errno;
+	errno = 0;
+	if (fchmod(fd, mode) || write(fd, buf, len) != (ssize_t)len ||
+	    fsync(fd))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+static int commit_tmp(const char *path)
+{
+	char tmp[PATH_MAX + 8];
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	return rename(tmp, path) ? -errno : 0;
+}
+
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* The passphrase, twice from the terminal or once from the file. */
+static int ask_new(const char *passfile, char *pass, char *again)
+{
+	struct askpass a;
+	int ret;
+
+	ret = askpass_open(&a, passfile, false);
+	if (ret) {
+		if (passfile)
+			hib_err("cannot read %s: %s", passfile, strerror(-ret));
+		else
+			hib_err("no terminal to ask for the passphrase on (use --passphrase-file)");
+		return ret;
+	}
+	ret = askpass_get(&a, "New passphrase for the hibernation key: ",
+			  pass);
+	if (!ret && !passfile)
+		ret = askpass_get(&a, "Same passphrase again: ", again);
+	askpass_close(&a);
+	if (ret == -E2BIG) {
+		hib_err("passphrase too long (at most %d bytes)",
+			ASKPASS_MAX - 1);
+		return ret;
+	}
+	if (ret && ret != -ENODATA) {
+		hib_err("cannot read the passphrase: %s", strerror(-ret));
+		return ret;
+	}
+	if (!*pass) {
+		hib_err("empty passphrase refused");
+		return -EINVAL;
+	}
+	if (!passfile && strcmp(pass, again)) {
+		hib_err("the passphrases differ; nothing written");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The secret memory of keyfile_setup, in one sodium_malloc() block. */
+struct setup_secrets {
+	char pass[ASKPASS_MAX];
+	char again[ASKPASS_MAX];
+	uint8_t secret[WRAP_KEY_LEN];
+};
+
+int keyfile_setup(const char *name, enum keyfile_kdf kdf,
+		  const char *passfile, bool force)
+{
+	char dir[PATH_MAX], pub_path[PATH_MAX], sec_path[PATH_MAX];
+	char id_hex[2 * WRAP_KEY_ID_LEN + 1];
+	uint8_t pub[WRAP_KEY_LEN], sec[KEYFILE_SEC_LEN], id[WRAP_KEY_ID_LEN];
+	struct setup_secrets *s;
+	struct stat st;
+	int ret;
+
+	keyfile_dir(dir, sizeof(dir));
+	if (keyfile_path(name, ".pub", pub_path, sizeof(pub_path)) ||
+	    keyfile_path(name, ".sec", sec_path, sizeof(sec_path))) {
+		hib_err("key directory %s: path too long", dir);
+		return -ENAMETOOLONG;
+	}
+	if (!force && (!lstat(sec_path, &st) || !lstat(pub_path, &st))) {
+		hib_err("key '%s' exists (%s); --force replaces it, and images written for the old key could no longer be resumed",
+			name, sec_path);
+		return -EEXIST;
+	}
+	s = sodium_malloc(sizeof(*s));
+	if (!s) {
+		hib_err("out of memory");
+		return -ENOMEM;
+	}
+	ret = ask_new(passfile, s->pass, s->again);
+	if (!ret) {
+		randombytes_buf(s->secret, sizeof(s->secret));
+		crypto_scalarmult_base(pub, s->secret);
+		ret = seal(s->secret, pub, s->pass, kdf, sec);
+		if (ret)
+			hib_err("cannot seal the key: %s (out of memory for the passphrase hash?)",
+				strerror(-ret));
+	}
+	sodium_memzero(s, sizeof(*s));
+	sodium_free(s);
+	if (ret)
+		return ret;
+	ret = make_dir(dir);
+	if (ret) {
+		hib_err("cannot create %s: %s", dir, strerror(-ret));
+		return ret;
+	}
+	ret = write_tmp(sec_path, sec, sizeof(sec), 0600);
+	if (!ret)
+		ret = write_tmp(pub_path, pub, sizeof(pub), 0644);
+	if (!ret)
+		ret = commit_tmp(sec_path);
+	if (!ret)
+		ret = commit_tmp(pub_path);
+	sync_dir(dir);
+	if (ret) {
+		hib_err("cannot write key '%s' in %s: %s", name, dir,
+			strerror(-ret));
+		return ret;
+	}
+	wrap_key_id(pub, id);
+	keyfile_hex(id, sizeof(id), id_hex);
+	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase",
+		 name, id_hex, pub_path, sec_path);
+	hib_info("the initramfs must be updated to resume images written for it: update-initramfs -u (or dracut -f)");
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Key files of encrypted images, in /etc/suspend2/keys (HIBERNATE_KEYDIR
+ * for tests): NAME.pub, the raw 32-byte X25519 public key the module
+ * wraps each image key for, and NAME.sec, the secret key sealed with a
+ * passphrase (Argon2id, XChaCha20-Poly1305):
+ *
+ *   "S2SK" | le32 version 1 | le32 opslimit | le32 memlimit in KiB |
+ *   salt[16] | nonce[24] | sealed secret[32] | tag[16]
+ *
+ * with associated data all the bytes before the sealed secret and then
+ * the public key.  Secrets live in sodium_malloc()'d memory, wiped on
+ * every path.  Needs sodium_init().
+ */
+#ifndef HIB_KEYFILE_H
+#define HIB_KEYFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wrap.h"
+
+#define KEYFILE_DIR		"/etc/suspend2/keys"
+#define KEYFILE_DEFAULT_NAME	"default"
+#define KEYFILE_MAGIC		"S2SK"
+#define KEYFILE_VERSION		1
+#define KEYFILE_SALT_LEN	16
+#define KEYFILE_NONCE_LEN	24
+#define KEYFILE_HEAD_LEN	(4 + 4 + 4 + 4 + KEYFILE_SALT_LEN + \
+				 KEYFILE_NONCE_LEN)
+#define KEYFILE_SEC_LEN		(KEYFILE_HEAD_LEN + WRAP_KEY_LEN + \
+				 WRAP_TAG_LEN)
+#define KEYFILE_TRIES		3
+
+/* How hard the passphrase is to guess: moderate, or min for tests. */
+enum keyfile_kdf {
+	KDF_MODERATE,	/* opslimit 3, 128 MiB */
+	KDF_MIN,	/* libsodium's minimum: milliseconds */
+};
+
+/* The key directory; buf holds it when it is moved. */
+const char *keyfile_dir(char *buf, size_t len);
+/* DIR/NAME.EXT; -ENAMETOOLONG or 0. */
+int keyfile_path(const char *name, const char *ext, char *buf, size_t len);
+/* "0123456789abcdef": 17 bytes with the NUL. */
+void keyfile_hex(const uint8_t *p, size_t len, char *out);
+
+/*
+ * hibernate --setup-key: asks for the passphrase twice (or reads the
+ * first line of passfile), makes a key pair and writes both files.
+ * Refuses to replace a key without force.  0 or -errno; says why.
+ */
+int keyfile_setup(const char *name, enum keyfile_kdf kdf,
+		  const char *passfile, bool force);
+/* NAME.pub into pub: 0, -ENOENT, -EINVAL (not 32 bytes), -errno. */
+int keyfile_read_pub(const char *name, uint8_t *pub);
+/*
+ * The secret key of NAME.sec into secret (WRAP_KEY_LEN bytes, best from
+ * sodium_malloc): 0, -EKEYREJECTED for a wrong passphrase, -EINVAL for a
+ * file that is not a key file, else -errno.
+ */
+int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret);
+/* The image key from an image header's bytes (imghdr.h), 0 or -errno. */
+int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
+		   uint8_t *key);
+
+#endif

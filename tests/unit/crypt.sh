@@ -1,0 +1,192 @@
+#!/bin/bash
+# Encrypted images from the command's side, against a fake configfs tree
+# and a key directory under $T: a profile with encryption needs a key and
+# its public key file (dry run and real run alike), --setup-key writes
+# the pair with the right modes and refuses to replace it, and --resume
+# of an encrypted image that does not unlock leaves it alone (exit 8).
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+export HIBERNATE_SYSROOT=$T
+export HIBERNATE_KEYDIR=$T/keys
+mkdir -p "$T/run"
+CFS=$T/cfs
+
+fake_tree() {
+	rm -rf "$CFS"
+	mkdir -p "$CFS/profiles/p" "$CFS/results"
+	echo idle >"$CFS/state"
+	echo "suspend2 0.1 image-format 2" >"$CFS/version"
+	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\nencryption: none aes-gcm chacha20-poly1305\nkeys: keyring\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	: >"$CFS/profile"
+	: >"$CFS/action"
+	fake_profile "$CFS" p
+	echo tested >"$CFS/results/status"
+	echo yes >"$CFS/results/verified"
+}
+
+# run_both NAME WANT ARGS...: dry run and real run exit with WANT.
+run_both() {
+	local name=$1 want=$2 drc rrc
+	shift 2
+	fake_tree
+	"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p -n "$@" >"$T/dry.out" 2>"$T/dry.err"
+	drc=$?
+	"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p "$@" >"$T/real.out" 2>"$T/real.err"
+	rrc=$?
+	if [[ $drc == "$want" && $rrc == "$want" ]]; then
+		pass "$name: dry run and real run exit $want"
+	else
+		fail "$name: dry run exit $drc, real run exit $rrc, wanted $want"
+		sed 's/^/    /' "$T/dry.err" "$T/real.err" | head -10
+	fi
+}
+
+conf() {
+	{
+		printf '[default]\nwriter = file\ntarget = %s\n[p]\n' "$T/full"
+		for l in "$@"; do printf '%s\n' "$l"; done
+	} >"$T/c.conf"
+	chmod 0644 "$T/c.conf"
+}
+
+mode() { stat -c %a "$1"; }
+
+dd if=/dev/zero of="$T/full" bs=64k count=4 status=none
+
+conf "encryption = aes-gcm"
+run_both "encryption without key" 3 --test -f
+check "without key: the message says what to set" grep -q \
+	"c.conf:5: profile p: encryption aes-gcm needs key = keyring:NAME (create one with hibernate --setup-key)" "$T/real.err"
+conf "encryption = aes-gcm" "key = keyring:t"
+run_both "encryption, no public key file" 3 --test -f
+check "no .pub: the message names the file" grep -q \
+	"cannot read the public key $T/keys/t.pub: No such file or directory (create it with hibernate --setup-key)" "$T/real.err"
+check "no .pub: nothing written to action" test ! -s "$CFS/action"
+conf "key = tpm"
+run_both "key = tpm" 3 --test -f
+check "tpm: reserved" grep -q "tpm is reserved for a later version" "$T/real.err"
+
+# --setup-key.
+conf "compressor = lz4"
+printf 'pass one\n' >"$T/pass"
+expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+check "--setup-key: key id printed" grep -q "key 't' (id [0-9a-f]\{16\})" "$T/err"
+check "--setup-key: says to update the initramfs" grep -q "update-initramfs -u" "$T/err"
+check "key directory 0700" test "$(mode "$T/keys")" = 700
+check "t.sec 0600" test "$(mode "$T/keys/t.sec")" = 600
+check "t.pub 0644" test "$(mode "$T/keys/t.pub")" = 644
+check "t.pub is 32 bytes" test "$(stat -c %s "$T/keys/t.pub")" = 32
+check "t.sec is 104 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 104
+check "t.sec starts with S2SK" test "$(head -c 4 "$T/keys/t.sec")" = S2SK
+cp "$T/keys/t.pub" "$T/t.pub.old"
+expect_rc "--setup-key t again: refused" 1 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+check "refused: images for the old key" grep -q "images written for the old key could no longer be resumed" "$T/err"
+check "refused: key unchanged" cmp -s "$T/t.pub.old" "$T/keys/t.pub"
+expect_rc "--setup-key t --force" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --force --passphrase-file "$T/pass"
+check "--force: a new key" test "$(cmp -s "$T/t.pub.old" "$T/keys/t.pub"; echo $?)" = 1
+: >"$T/empty"
+expect_rc "--setup-key with an empty passphrase" 1 "$HIB" -c "$T/c.conf" --setup-key e --kdf=min --passphrase-file "$T/empty"
+check "empty passphrase: refused" grep -q "empty passphrase refused" "$T/err"
+expect_rc "--setup-key bad/name" 2 "$HIB" --setup-key bad/name
+expect_rc "--kdf nonsense" 2 "$HIB" --setup-key x --kdf=fast
+printf '[default]\ntarget = /x\nencryption = chacha20-poly1305\nkey = keyring:fromprofile\n' >"$T/k.conf"
+expect_rc "--setup-key: the name from the profile" 0 "$HIB" -c "$T/k.conf" --setup-key --kdf=min --passphrase-file "$T/pass"
+check "the profile's key name was used" test -s "$T/keys/fromprofile.pub"
+
+id=$(sha256sum "$T/keys/t.pub" | head -c 16)
+conf "encryption = aes-gcm" "key = keyring:t"
+run_both "encryption with its public key" 0 --test -f
+check "dry run prints the encryption line" grep -qx \
+	"# encryption: aes-gcm, key keyring:t (id $id, $T/keys/t.pub)" "$T/dry.out"
+check "key written as keyring:t" grep -qx "keyring:t" "$CFS/profiles/p/key"
+conf "compressor = lz4"
+run_both "no encryption: key written empty" 0 --test -f
+check "key cleared" test "$(cat "$CFS/profiles/p/key")" = ""
+
+conf "encryption = aes-gcm" "key = keyring:t"
+fake_tree
+expect_rc "--status" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
+check "--status: the key files and their modes" grep -q "t.sec *0600" "$T/out"
+check "--status: encryption capabilities" grep -q "^encryption: *none aes-gcm chacha20-poly1305" "$T/out"
+check "--status: the profile's encryption" grep -qx "encryption:    aes-gcm, key keyring:t (profile p)" "$T/out"
+chmod 0644 "$T/keys/t.sec"
+expect_rc "--status --json" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status --json
+check "--status --json: keys" python3 -c 'import json, sys
+k = json.load(open(sys.argv[1]))["keys"]
+assert k["key"] == "keyring:t" and k["encryption"] == "aes-gcm", k
+assert k["dir_mode"] == "0700", k
+f = {x["name"]: x for x in k["files"]}
+assert f["t.sec"]["mode"] == "0644" and f["t.sec"]["exposed"], f
+assert f["t.pub"]["mode"] == "0644" and not f["t.pub"]["exposed"], f' "$T/out"
+expect_rc "--status, a .sec others may read" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
+check "--status: flags the .sec" grep -q "t.sec *0644  (readable by others than root: chmod 600)" "$T/out"
+chmod 0600 "$T/keys/t.sec"
+
+# An encrypted image at a resume location: anchor page 0, header page 1.
+# make_image KEY_ID_HEX
+make_image() {
+	python3 - "$T/img" "$1" <<'PY'
+import struct, sys
+page = bytearray(8192)
+page[4096 - 36:4096 - 28] = struct.pack("<Q", 1)
+page[4096 - 10:4096] = b"S2SUSPEND\0"
+h = 4096
+page[h:h + 8] = b"SUSPEND2"
+page[h + 8:h + 12] = struct.pack("<I", 2)
+page[h + 24:h + 32] = b"6.12.118"
+page[h + 302:h + 310] = struct.pack("<Q", 1700000000)
+page[h + 354:h + 362] = struct.pack("<II", 1, 1)
+page[h + 362:h + 378] = bytes(range(0xc1, 0xd1))
+page[h + 378:h + 386] = bytes.fromhex(sys.argv[2])
+page[h + 386:h + 418] = bytes(range(1, 33))
+open(sys.argv[1], "wb").write(page)
+PY
+}
+# The module says where the image is: profiles/p/resume_location.
+resume_tree() {
+	fake_tree
+	echo "$T/img:0" >"$CFS/profiles/p/resume_location"
+}
+conf "encryption = aes-gcm" "key = keyring:t"
+make_image "$id"
+cp "$T/img" "$T/img.orig"
+printf 'wrong\nwronger\nwrongest\nnot read\n' >"$T/wrong"
+resume_tree
+expect_rc "--resume, three wrong passphrases: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/wrong"
+check "wrong passphrase (try 1 of 3)" grep -qx "hibernate: wrong passphrase (try 1 of 3)" "$T/err"
+check "wrong passphrase (try 3 of 3)" grep -qx "hibernate: wrong passphrase (try 3 of 3)" "$T/err"
+check "locked: says the image is intact" grep -q "stays locked and intact" "$T/err"
+check "locked: resume not written" test ! -s "$CFS/action"
+check "locked: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume, right passphrase, key does not unwrap: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
+check "does not unwrap: said" grep -q "the image key does not unwrap" "$T/err"
+check "does not unwrap: resume not written" test ! -s "$CFS/action"
+resume_tree
+expect_rc "--resume, passphrases run out: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/empty"
+check "no more passphrases: said" grep -q "no more passphrases in $T/empty" "$T/err"
+# Without --passphrase-file, cryptsetup's askpass when it is there (moved
+# under HIBERNATE_SYSROOT): its output is the passphrase, its failure the
+# end of the tries.
+mkdir -p "$T/lib/cryptsetup"
+printf '#!/bin/sh\necho "$1" >>%s/asked\nprintf wrong\n' "$T" >"$T/lib/cryptsetup/askpass"
+chmod 755 "$T/lib/cryptsetup/askpass"
+resume_tree
+expect_rc "--resume through askpass, wrong passphrases: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "askpass: asked three times" test "$(wc -l <"$T/asked")" = 3
+check "askpass: the prompt names the image and key" grep -q "^Passphrase to resume the hibernation image of .* (6.12.118), key 't' (id $id): $" "$T/asked"
+check "askpass: wrong passphrase (try 3 of 3)" grep -qx "hibernate: wrong passphrase (try 3 of 3)" "$T/err"
+printf '#!/bin/sh\nexit 1\n' >"$T/lib/cryptsetup/askpass"
+resume_tree
+expect_rc "--resume, askpass gives up: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "askpass gave up: said" grep -q "the passphrase prompt ($T/lib/cryptsetup/askpass) gave up" "$T/err"
+rm -rf "$T/lib"
+
+make_image 0011223344556677
+resume_tree
+expect_rc "--resume, image for another key: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
+check "another key: named without asking" grep -q "was written for key id 0011223344556677, but $T/keys/t.pub is key id $id: not asking for a passphrase" "$T/err"
+resume_tree
+expect_rc "--resume --dry-run of an encrypted image" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "dry run: would ask for the passphrase" grep -q "# check: image on .* is encrypted (aes-gcm, key id 0011223344556677): would ask for the passphrase of key t" "$T/out"

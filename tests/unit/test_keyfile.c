@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Key files and the image key wrap (cli/keyfile.c, cli/wrap.c): a key
+ * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
+ * modes of what is written, the refusals, and the unwrap of
+ * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
+ * too, so hibernate and the module agree on the wrap.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "kshim.h"
+#include "../../kernel/suspend2/image/format.h"
+#include "../../cli/imghdr.h"
+#include "../../cli/keyfile.h"
+#include "../../cli/wrap.h"
+
+/* imghdr.h's offsets are those of the module's header. */
+#define SAME_OFF(a, b) _Static_assert(offsetof(struct s2_image_header, a) == \
+				      (b), #a)
+SAME_OFF(format_version, IMGHDR_OFF_VERSION);
+SAME_OFF(release, IMGHDR_OFF_RELEASE);
+SAME_OFF(created_sec, IMGHDR_OFF_CREATED);
+SAME_OFF(crypt.encryption, IMGHDR_OFF_ENCRYPTION);
+SAME_OFF(crypt.key_scheme, IMGHDR_OFF_KEY_SCHEME);
+SAME_OFF(crypt.image_id, IMGHDR_OFF_IMAGE_ID);
+SAME_OFF(crypt.key_id, IMGHDR_OFF_KEY_ID);
+SAME_OFF(crypt.eph_pub, IMGHDR_OFF_EPH_PUB);
+SAME_OFF(crypt.wrapped_key, IMGHDR_OFF_WRAPPED);
+_Static_assert(sizeof(struct s2_image_header) == IMGHDR_SIZE, "size");
+_Static_assert(S2_ENC_NONE == IMGHDR_ENC_NONE, "none");
+
+#define VECTOR "tests/vectors/wrap-v1.txt"
+
+static char keydir[] = "/tmp/test_keyfile.XXXXXX";
+static char passfile[sizeof(keydir) + 16];
+
+static void set_pass(const char *text)
+{
+	FILE *f = fopen(passfile, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (sodium_init() < 0 || !mkdtemp(keydir))
+		return -1;
+	snprintf(passfile, sizeof(passfile), "%s.pass", keydir);
+	/* The key directory itself is made by keyfile_setup(). */
+	setenv("HIBERNATE_KEYDIR", keydir, 1);
+	rmdir(keydir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", keydir, passfile);
+	return system(cmd) ? -1 : 0;
+}
+
+static mode_t mode_of(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", keydir, name);
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+static void test_setup_unlock(void **state)
+{
+	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+	uint8_t pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
+
+	(void)state;
+	assert_non_null(secret);
+	set_pass("correct horse\nignored second line\n");
+	assert_int_equal(keyfile_setup("k1", KDF_MIN, passfile, false), 0);
+	assert_int_equal(mode_of(""), 0700);
+	assert_int_equal(mode_of("k1.sec"), 0600);
+	assert_int_equal(mode_of("k1.pub"), 0644);
+	assert_int_equal(keyfile_read_pub("k1", pub), 0);
+	assert_int_equal(keyfile_unlock("k1", "correct horse", secret), 0);
+	assert_int_equal(crypto_scalarmult_base(check, secret), 0);
+	assert_memory_equal(check, pub, sizeof(pub));
+	assert_int_equal(keyfile_unlock("k1", "correct hors", secret),
+			 -EKEYREJECTED);
+	assert_int_equal(keyfile_unlock("k1", "", secret), -EKEYREJECTED);
+	assert_int_equal(keyfile_unlock("nokey", "x", secret), -ENOENT);
+
+	/* A header wrapped for k1's public key opens with its secret. */
+	{
+		struct wrap_fields f = { .encryption = 1,
+					 .key_scheme = WRAP_SCHEME_X25519 };
+		uint8_t key[WRAP_KEY_LEN], eph[WRAP_KEY_LEN], out[WRAP_KEY_LEN];
+		uint8_t hdr[IMGHDR_PAGE] = { 0 };
+
+		randombytes_buf(key, sizeof(key));
+		randombytes_buf(eph, sizeof(eph));
+		randombytes_buf(f.image_id, sizeof(f.image_id));
+		assert_int_equal(wrap_seal(&f, key, eph, pub, NULL), 0);
+		memcpy(hdr, IMGHDR_MAGIC, IMGHDR_MAGIC_LEN);
+		hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
+		hdr[IMGHDR_OFF_ENCRYPTION] = 1;
+		hdr[IMGHDR_OFF_KEY_SCHEME] = WRAP_SCHEME_X25519;
+		memcpy(hdr + IMGHDR_OFF_IMAGE_ID, f.image_id, WRAP_ID_LEN);
+		memcpy(hdr + IMGHDR_OFF_KEY_ID, f.key_id, WRAP_KEY_ID_LEN);
+		memcpy(hdr + IMGHDR_OFF_EPH_PUB, f.eph_pub, WRAP_KEY_LEN);
+		memcpy(hdr + IMGHDR_OFF_WRAPPED, f.wrapped_key,
+		       WRAP_WRAPPED_LEN);
+		assert_int_equal(keyfile_unlock("k1", "correct horse", secret),
+				 0);
+		assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+		assert_memory_equal(out, key, sizeof(key));
+	}
+	sodium_free(secret);
+}
+
+static void test_refusals(void **state)
+{
+	uint8_t pub[WRAP_KEY_LEN], pub2[WRAP_KEY_LEN];
+	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+
+	(void)state;
+	assert_non_null(secret);
+	set_pass("first\n");
+	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_read_pub("k2", pub), 0);
+	/* An existing key stays without force. */
+	set_pass("second\n");
+	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false),
+			 -EEXIST);
+	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
+	assert_memory_equal(pub, pub2, sizeof(pub));
+	assert_int_equal(keyfile_unlock("k2", "first", secret), 0);
+	/* With force it is a new key, the old passphrase gone. */
+	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, true), 0);
+	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
+	assert_memory_not_equal(pub, pub2, sizeof(pub));
+	assert_int_equal(keyfile_unlock("k2", "first", secret),
+			 -EKEYREJECTED);
+	assert_int_equal(keyfile_unlock("k2", "second", secret), 0);
+	/* Empty passphrase, empty file. */
+	set_pass("\n");
+	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
+			 -EINVAL);
+	set_pass("");
+	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
+			 -EINVAL);
+	assert_int_equal(keyfile_read_pub("k3", pub), -ENOENT);
+	sodium_free(secret);
+}
+
+/* One "name = hex" line of the vector into buf. */
+static void vec(const char *name, uint8_t *buf, size_t len)
+{
+	char line[512], hex[256];
+	size_t bin_len;
+	FILE *f = fopen(VECTOR, "r");
+	bool found = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char key[64];
+
+		if (sscanf(line, "%63s = %255s", key, hex) != 2 ||
+		    strcmp(key, name))
+			continue;
+		assert_int_equal(sodium_hex2bin(buf, len, hex, strlen(hex),
+						NULL, &bin_len, NULL), 0);
+		assert_int_equal(bin_len, len);
+		found = true;
+	}
+	fclose(f);
+	if (!found)
+		fail_msg("%s: no line %s", VECTOR, name);
+}
+
+static void test_vector(void **state)
+{
+	uint8_t secret[32], pub[32], eph[32], eph_pub[32], key[32], id[16];
+	uint8_t enc[4], scheme[4], key_id[8], wrapped[48], out[32], kid[8];
+	uint8_t hdr[IMGHDR_PAGE];
+
+	(void)state;
+	vec("recipient_secret", secret, sizeof(secret));
+	vec("recipient_public", pub, sizeof(pub));
+	vec("eph_secret", eph, sizeof(eph));
+	vec("eph_pub", eph_pub, sizeof(eph_pub));
+	vec("image_key", key, sizeof(key));
+	vec("image_id", id, sizeof(id));
+	vec("encryption", enc, sizeof(enc));
+	vec("key_scheme", scheme, sizeof(scheme));
+	vec("key_id", key_id, sizeof(key_id));
+	vec("wrapped_key", wrapped, sizeof(wrapped));
+	assert_int_equal(crypto_scalarmult_base(out, secret), 0);
+	assert_memory_equal(out, pub, sizeof(pub));
+	wrap_key_id(pub, kid);
+	assert_memory_equal(kid, key_id, sizeof(kid));
+
+	/* The header as the module writes it. */
+	memset(hdr, 0, sizeof(hdr));
+	memcpy(hdr, IMGHDR_MAGIC, IMGHDR_MAGIC_LEN);
+	hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
+	memcpy(hdr + IMGHDR_OFF_ENCRYPTION, enc, 4);
+	memcpy(hdr + IMGHDR_OFF_KEY_SCHEME, scheme, 4);
+	memcpy(hdr + IMGHDR_OFF_IMAGE_ID, id, sizeof(id));
+	memcpy(hdr + IMGHDR_OFF_KEY_ID, key_id, sizeof(key_id));
+	memcpy(hdr + IMGHDR_OFF_EPH_PUB, eph_pub, sizeof(eph_pub));
+	memcpy(hdr + IMGHDR_OFF_WRAPPED, wrapped, sizeof(wrapped));
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+	assert_memory_equal(out, key, sizeof(key));
+
+	/* Each field the wrap binds, changed, makes it fail. */
+	hdr[IMGHDR_OFF_IMAGE_ID + 3] ^= 1;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	hdr[IMGHDR_OFF_IMAGE_ID + 3] ^= 1;
+	hdr[IMGHDR_OFF_KEY_ID] ^= 0x80;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	hdr[IMGHDR_OFF_KEY_ID] ^= 0x80;
+	hdr[IMGHDR_OFF_ENCRYPTION] = 1;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	hdr[IMGHDR_OFF_ENCRYPTION] = enc[0];
+	hdr[IMGHDR_OFF_WRAPPED + 47] ^= 1;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	hdr[IMGHDR_OFF_WRAPPED + 47] ^= 1;
+	assert_int_equal(keyfile_unwrap(hdr, eph, out), -EBADMSG);
+	/* An unencrypted header has nothing to unwrap. */
+	hdr[IMGHDR_OFF_ENCRYPTION] = 0;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EINVAL);
+	hdr[IMGHDR_OFF_ENCRYPTION] = enc[0];
+	hdr[IMGHDR_OFF_VERSION] = 1;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EPROTO);
+	hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
+	assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+}
+
+/* The wrap the vector came from gives its bytes again. */
+static void test_wrap_seal(void **state)
+{
+	uint8_t secret[32], pub[32], eph[32], key[32], kek[32], want[48];
+	struct wrap_fields f = { .key_scheme = WRAP_SCHEME_X25519 };
+	uint8_t enc[4], zero[32] = { 0 };
+
+	(void)state;
+	vec("recipient_secret", secret, sizeof(secret));
+	vec("recipient_public", pub, sizeof(pub));
+	vec("eph_secret", eph, sizeof(eph));
+	vec("image_key", key, sizeof(key));
+	vec("image_id", f.image_id, sizeof(f.image_id));
+	vec("encryption", enc, sizeof(enc));
+	f.encryption = enc[0];
+	assert_int_equal(wrap_seal(&f, key, eph, pub, kek), 0);
+	vec("kek", want, 32);
+	assert_memory_equal(kek, want, 32);
+	vec("wrapped_key", want, 48);
+	assert_memory_equal(f.wrapped_key, want, 48);
+	/* A low-order public key gives a zero shared secret: refused. */
+	assert_int_equal(wrap_seal(&f, key, eph, zero, NULL), -EINVAL);
+}
+
+/* RFC 5869, test case 1. */
+static void test_hkdf(void **state)
+{
+	uint8_t ikm[22], salt[13], info[10], okm[42], want[42];
+	size_t i, len;
+
+	(void)state;
+	memset(ikm, 0x0b, sizeof(ikm));
+	for (i = 0; i < sizeof(salt); i++)
+		salt[i] = i;
+	for (i = 0; i < sizeof(info); i++)
+		info[i] = 0xf0 + i;
+	sodium_hex2bin(want, sizeof(want),
+		       "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db0"
+		       "2d56ecc4c5bf34007208d5b887185865", 84, NULL, &len,
+		       NULL);
+	assert_int_equal(len, sizeof(want));
+	assert_int_equal(hkdf_sha256(salt, sizeof(salt), ikm, sizeof(ikm),
+				     info, sizeof(info), okm, sizeof(okm)), 0);
+	assert_memory_equal(okm, want, sizeof(want));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_setup_unlock),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_vector),
+		cmocka_unit_test(test_wrap_seal),
+		cmocka_unit_test(test_hkdf),
+	};
+
+	return cmocka_run_group_tests_name("keyfile", tests, setup, teardown);
+}
