@@ -26,11 +26,12 @@ const char *keyfile_dir(char *buf, size_t len)
 {
 	const char *d = getenv("HIBERNATE_KEYDIR");
 
-	if (d && *d) {
+	if (!d || !*d)
+		d = hib_path(KEYFILE_DIR, buf, len);
+	/* Always in buf: callers keep it as theirs. */
+	if (d != buf)
 		snprintf(buf, len, "%s", d);
-		return buf;
-	}
-	return hib_path(KEYFILE_DIR, buf, len);
+	return buf;
 }
 
 int keyfile_path(const char *name, const char *ext, char *buf, size_t len)
