@@ -452,25 +452,34 @@ static bool s2_came_back_from_off(s64 offline_clock_before)
 }
 
 /*
- * Before anything is frozen: an encrypted image needs its owner's public
- * key, which hibernate(8) put in the keyring of the process that started
- * the cycle.  @crypt is allocated either way, and is in the snapshot with
- * no key in it: the key is made after the atomic copy.
+ * Before anything is frozen: an encrypted image needs its owner key,
+ * which hibernate(8) put in the keyring of the process that started the
+ * cycle, and its AEAD, which the crypto API can still load now.  @crypt
+ * and @owner are allocated either way; @crypt is in the snapshot with no
+ * key in it (the key is made after the atomic copy), @owner with the
+ * owner key, which is no more exposed there than in the keyring.
  */
 static int s2_hibernate_keys(const struct s2_settings *set,
-			     struct s2_crypt **crypt, u8 *pub)
+			     struct s2_crypt **crypt,
+			     struct s2_owner_key **owner)
 {
 	char why[S2_WHY_MAX];
 	int error;
 
 	*crypt = kzalloc(sizeof(**crypt), GFP_KERNEL);
-	if (!*crypt) {
+	*owner = kzalloc(sizeof(**owner), GFP_KERNEL);
+	if (!*crypt || !*owner) {
 		s2_results_set_error(-ENOMEM, "no memory for the image key");
 		return -ENOMEM;
 	}
 	if (set->encryption == S2_ENC_NONE)
 		return 0;
-	error = s2_crypt_get_pubkey(set->key, pub, why, sizeof(why));
+	if (!s2_aead_available(set->encryption)) {
+		s2_results_set_error(-ENOPKG, "cannot encrypt the image: %s is not available",
+				     s2_encryption_names[set->encryption]);
+		return -ENOPKG;
+	}
+	error = s2_crypt_get_owner_key(set->key, *owner, why, sizeof(why));
 	if (error)
 		s2_results_set_error(error, "cannot encrypt the image: %s", why);
 	return error;
@@ -486,8 +495,8 @@ static void s2_crypt_put(struct s2_crypt *crypt)
 
 static int s2_hibernate(const struct s2_settings *set, bool test)
 {
+	struct s2_owner_key *owner = NULL;
 	struct s2_crypt *crypt = NULL;
-	u8 pub[S2_KEY_LEN] = {};
 	int platform = set->powerdown == S2_PD_PLATFORM;
 	struct s2_write_stats wst = {};
 	struct s2_image_times times;
@@ -506,9 +515,10 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 
 	error = s2_check_allowed("hibernation");
 	if (!error)
-		error = s2_hibernate_keys(set, &crypt, pub);
+		error = s2_hibernate_keys(set, &crypt, &owner);
 	if (error) {
 		s2_crypt_put(crypt);
+		kfree_sensitive(owner);
 		s2_finish(S2_ST_FAILED, error);
 		return error;
 	}
@@ -603,7 +613,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		error = s2_swap_recheck(&w);
 		s2_abort_arm(set->abort_key);
 		if (!error)
-			error = s2_image_write(&w, set, crypt, pub, &times,
+			error = s2_image_write(&w, set, crypt, owner, &times,
 					       &wst, why);
 		s2_abort_arm(false);
 		aborted = error == -ECANCELED;
@@ -664,6 +674,7 @@ out_unlock:
 	s2_writer_close(&w);
 out_avenrun:
 	s2_crypt_put(crypt);
+	kfree_sensitive(owner);
 	s2_avenrun_restore(saved_avenrun);
 	s2_finish(resumed ? S2_ST_RESUMED :
 		  aborted ? S2_ST_ABORTED : S2_ST_TESTED, error);
@@ -741,10 +752,13 @@ static int s2_resume(const struct s2_settings *set)
 	 * Locked is not damaged: the image stays for a boot that has the
 	 * passphrase (hibernate --resume), and nothing of it was used.
 	 */
-	if (error == -ENOKEY) {
-		pr_info("image on %s is encrypted and no key for it was given: left in place\n",
-			set->target);
+	if (error == -ENOKEY || error == -ENOPKG) {
+		pr_warn("image on %s is encrypted and cannot be opened here (%s): left in place for hibernate --resume; if this boot goes on, run hibernate --invalidate\n",
+			set->target, why);
 		s2_results_set_error(error, "image locked: %s", why);
+		r = s2_results_lock();
+		r->encryption = le32_to_cpu(img.header.crypt.encryption);
+		s2_results_unlock();
 		goto out_close;
 	}
 	/* Whatever happens next, this image is used at most once. */
@@ -802,8 +816,12 @@ static int s2_resume(const struct s2_settings *set)
 	}
 
 	error = s2_image_load(&w, &img, set, crypt, true, &st, &why);
-	/* The restored kernel has no use for it, and this one ends here. */
+	/*
+	 * The restored kernel has no use for it, and this one ends here; the
+	 * barrier lets the revoked keyring copy be freed (and wiped) first.
+	 */
 	s2_crypt_wipe(crypt);
+	rcu_barrier();
 	if (error) {
 		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
@@ -840,7 +858,7 @@ out:
 		s2_finish(S2_ST_REFUSED, error);
 	else if (error == -ENODATA)
 		s2_finish(S2_ST_NONE, error);
-	else if (error == -ENOKEY)
+	else if (error == -ENOKEY || error == -ENOPKG)
 		s2_finish(S2_ST_LOCKED, error);
 	else
 		s2_finish(S2_ST_FAILED, error);

@@ -9,6 +9,7 @@
 #include "../image/format.h"
 
 struct s2_crypt;
+struct s2_owner_key;
 struct s2_settings;
 struct s2_writer;
 
@@ -35,10 +36,10 @@ struct s2_image_times {
 /*
  * Returns an error with *@why (S2_WHY_MAX bytes) saying why, in words.
  * With set->encryption, the image key is made in @crypt and wrapped for
- * @pub, the owner's X25519 public key.
+ * @owner.
  */
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
-		   struct s2_crypt *crypt, const u8 *pub,
+		   struct s2_crypt *crypt, const struct s2_owner_key *owner,
 		   const struct s2_image_times *times,
 		   struct s2_write_stats *st, char *why);
 

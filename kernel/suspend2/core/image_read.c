@@ -151,27 +151,38 @@ static int image_key(const struct s2_image *img, const struct s2_settings *set,
 	const struct s2_image_header *h = &img->header;
 	int error;
 
+	enum s2_encryption enc = le32_to_cpu(h->crypt.encryption);
+
 	if (!s2_header_encrypted(h)) {
 		if (set->encryption == S2_ENC_NONE)
 			return 0;
-		*why = "image is not encrypted, and the profile asks for encryption (anyone with access to the disk could have written it)";
+		*why = "image is not encrypted, but the profile requires it (anyone could have written it)";
 		return -EINVAL;
+	}
+	/* Not the image's fault: its AEAD's module may be missing here. */
+	if (!s2_aead_available(enc)) {
+		*why = "image's AEAD is not in this kernel (module missing from the initramfs?)";
+		return -ENOPKG;
 	}
 	if (crypt->enc == S2_ENC_NONE) {
 		error = s2_crypt_get_image_key(crypt, h, why);
 		if (error)
 			return error;
-	} else if (memcmp(crypt->image_id, h->crypt.image_id,
+	} else if (crypt->enc != enc ||
+		   memcmp(crypt->image_id, h->crypt.image_id,
 			  sizeof(crypt->image_id))) {
 		*why = "image is not the one this cycle wrote (image_id differs)";
 		return -EINVAL;
 	}
 	crypt->nr_chunks = le64_to_cpu(h->nr_chunks);
-	if (s2_crypt_header_verify(crypt, h)) {
+	error = s2_crypt_header_verify(crypt, h);
+	if (error == -EBADMSG) {
 		*why = "image header fails authentication (tampered header)";
 		return -EINVAL;
 	}
-	return 0;
+	if (error)
+		*why = "cannot check the image header's tag (crypto API error)";
+	return error;
 }
 
 /*
@@ -202,9 +213,12 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img,
 	void *page;
 	int error, i;
 
+	/*
+	 * Every AEAD the format knows: one this kernel lacks is not the
+	 * image's fault, and image_key() leaves such an image in place.
+	 */
 	for (i = S2_ENC_NONE + 1; i < S2_NR_ENC; i++)
-		if (s2_aead_available(i))
-			kid.aeads |= BIT(i);
+		kid.aeads |= BIT(i);
 	memset(img, 0, sizeof(*img));
 	*why = "";
 	page = (void *)__get_free_page(GFP_KERNEL);
@@ -389,6 +403,13 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		return -ENOMEM;
 	}
 	l->si.img = img;
+	/* Never read an encrypted image without its key: fail closed. */
+	if (s2_header_encrypted(h) &&
+	    (!crypt || crypt->enc != le32_to_cpu(h->crypt.encryption))) {
+		*why = "image is encrypted and its key was not set up for reading";
+		kfree(l);
+		return -EINVAL;
+	}
 	error = s2_pipeline_start(&l->pipe, false,
 				  le32_to_cpu(h->checksum) == S2_CHECKSUM_CRC32C,
 				  set->compress_threads, h->compressor,
@@ -429,6 +450,8 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 			break;
 		error = s->error;
 		if (error) {
+			pr_err("chunk %u of %llu: %s\n", s->seq, nr_chunks,
+			       s->why);
 			*why = s->why;
 		} else if (pages + s->raw_len / PAGE_SIZE > image_pages) {
 			*why = "chunks hold more pages than the header's image_pages";

@@ -274,8 +274,12 @@ static int write_header_and_anchor(struct s2_writer *w,
 	s2_header_seal(page, info);
 	if (crypt) {
 		error = s2_crypt_header_seal(crypt, page);
-		if (error)
+		if (error) {
+			/* Not a write error: say so, the caller's words would. */
+			pr_err("cannot authenticate the image header: %pe\n",
+			       ERR_PTR(error));
 			goto out;
+		}
 		s2_header_reseal_crc(page);
 	}
 	crc = le32_to_cpu(((struct s2_image_header *)page)->header_crc);
@@ -302,12 +306,13 @@ out:
  */
 static int start_encryption(struct s2_stream_out *so,
 			    const struct s2_settings *set,
-			    struct s2_crypt *crypt, const u8 *pub, u64 total,
+			    struct s2_crypt *crypt,
+			    const struct s2_owner_key *owner, u64 total,
 			    struct s2_image_info *info)
 {
 	int error;
 
-	error = s2_crypt_new_image(crypt, set->encryption, pub, &info->crypt);
+	error = s2_crypt_new_image(crypt, set->encryption, owner, &info->crypt);
 	if (error)
 		return write_why(so, error, "cannot make the %s image key (%pe)",
 				 s2_encryption_names[set->encryption],
@@ -321,7 +326,7 @@ static int start_encryption(struct s2_stream_out *so,
 }
 
 int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
-		   struct s2_crypt *crypt, const u8 *pub,
+		   struct s2_crypt *crypt, const struct s2_owner_key *owner,
 		   const struct s2_image_times *times,
 		   struct s2_write_stats *st, char *why)
 {
@@ -367,7 +372,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 		goto out_io;
 	}
 	if (encrypted) {
-		error = start_encryption(&so, set, crypt, pub, total, &info);
+		error = start_encryption(&so, set, crypt, owner, total, &info);
 		if (error)
 			goto out_io;
 	}

@@ -52,11 +52,15 @@ static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 		s->why = "chunk checksum mismatch (corrupt data block)";
 		return;
 	}
-	if (p->crypt && s2_aead_open(aead, p->crypt, s->seq, s->stored,
-				     s->stored_len, s->raw_len, s->tag)) {
-		s->error = -EBADMSG;
-		s->why = "chunk fails authentication (tampered, moved, or from another image)";
-		return;
+	if (p->crypt) {
+		s->error = s2_aead_open(aead, p->crypt, s->seq, s->stored,
+					s->stored_len, s->raw_len, s->tag);
+		if (s->error == -EBADMSG)
+			s->why = "chunk fails authentication (tampered, moved, or from another image)";
+		else if (s->error)
+			s->why = "chunk decryption failed (crypto API error)";
+		if (s->error)
+			return;
 	}
 	if (s2_decompress(comp, s->stored, s->stored_len, s->raw, s->raw_len)) {
 		s->error = -EBADMSG;

@@ -24,6 +24,17 @@ struct s2_crypt {
 	u64 nr_chunks;			/* bound into every chunk's tag */
 };
 
+/*
+ * What the image key is wrapped for: the owner's X25519 public key, and
+ * the owner's authentication key, which proves the image was written by
+ * a holder of it (crypt/wrap.c).  hibernate(8) hands both over as one
+ * logon key.
+ */
+struct s2_owner_key {
+	u8 pub[S2_KEY_LEN];
+	u8 auth[S2_KEY_LEN];
+};
+
 /* crypt/aead.c: one transform and request per worker thread. */
 struct s2_aead;
 
@@ -48,25 +59,29 @@ int s2_crypt_header_verify(const struct s2_crypt *c,
 #define S2_HKDF_HMAC	"hmac(sha256)"	/* what s2_hkdf_sha256() runs on */
 /*
  * A new image key and image id in @c, and the header fields that wrap the
- * key for @pub (an X25519 public key) in @hc.
+ * key for @owner in @hc.
  */
 int s2_crypt_new_image(struct s2_crypt *c, enum s2_encryption enc,
-		       const u8 *pub, struct s2_header_crypt *hc);
+		       const struct s2_owner_key *owner,
+		       struct s2_header_crypt *hc);
 /* The wrap with a given ephemeral secret: KUnit's known answers. */
-int __s2_crypt_wrap(const u8 *key, const u8 *eph_secret, const u8 *pub,
-		    struct s2_header_crypt *hc);
+int __s2_crypt_wrap(const u8 *key, const u8 *eph_secret,
+		    const struct s2_owner_key *owner, struct s2_header_crypt *hc);
 /* The unwrap hibernate(8) does in user space, for KUnit. */
 int s2_crypt_unwrap(const struct s2_header_crypt *hc, const u8 *secret,
-		    u8 *key);
+		    const u8 *auth, u8 *key);
 int s2_hkdf_sha256(const u8 *salt, size_t salt_len, const u8 *ikm,
 		   size_t ikm_len, const u8 *info, size_t info_len, u8 *out,
 		   size_t out_len);
 void s2_crypt_key_id(const u8 *pub, u8 *key_id);
 
 /* crypt/keys.c */
-/* The public key "suspend2:NAME" for @keyspec "keyring:NAME". */
-int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
-			size_t why_len);
+/*
+ * The owner key for @keyspec "keyring:NAME": the logon key "suspend2:NAME"
+ * root put in the keyring of the process that started the cycle.
+ */
+int s2_crypt_get_owner_key(const char *keyspec, struct s2_owner_key *owner,
+			   char *why, size_t why_len);
 /*
  * The image key hibernate(8) unwrapped, the logon key
  * "suspend2:img:<image id in hex>", into @c; -ENOKEY when none is there.

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel keyring is how hibernate(8) hands keys to the module: the
- * owner's public key as the user key "suspend2:NAME" when hibernating,
- * and the image key it unwrapped as the logon key
- * "suspend2:img:<image id in hex>" when resuming.  Both sit in the
- * keyring of the process that writes the action, so they are gone when it
- * exits; the image key is invalidated as soon as it has been read, and a
- * logon key cannot be read back from user space at all.
+ * owner key (public key and authentication key) as the logon key
+ * "suspend2:NAME" when hibernating, and the image key it unwrapped as the
+ * logon key "suspend2:img:<image id in hex>" when resuming.  Both sit in
+ * the keyring of the process that writes the action, so they are gone
+ * when it exits; the image key is revoked as soon as it has been read,
+ * and a logon key cannot be read back from user space at all.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <crypto/hash.h>
 #include <keys/user-type.h>
+#include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/key.h>
 #include <linux/rwsem.h>
 #include <linux/string.h>
+#include <linux/uidgid.h>
 #include "../internal.h"
 #include "crypt.h"
 
@@ -23,32 +25,36 @@
 #define S2_IMG_DESC_PREFIX	"suspend2:img:"
 
 /*
- * Copies the payload of @key, which must be exactly S2_KEY_LEN bytes,
- * into @out.  The semaphore keeps it from being updated or revoked under
- * us; a revoked key has no payload any more.
+ * Copies the payload of @key, which must be exactly @len bytes, into
+ * @out.  Only root's keys count: a session keyring shared with another
+ * user (sudo without pam_keyinit) must not let that user choose what the
+ * image is wrapped for.  The semaphore keeps the key from being updated
+ * or revoked under us; a revoked key has no payload any more.
  */
-static int s2_key_read(struct key *key, u8 *out)
+static int s2_key_read(struct key *key, void *out, size_t len)
 {
 	const struct user_key_payload *p;
 	int error;
 
+	if (!uid_eq(key->uid, GLOBAL_ROOT_UID))
+		return -EKEYREJECTED;
 	down_read(&key->sem);
 	error = key_validate(key);
 	if (!error) {
 		p = user_key_payload_locked(key);
 		if (!p)
 			error = -EKEYREVOKED;
-		else if (p->datalen != S2_KEY_LEN)
+		else if (p->datalen != len)
 			error = -EINVAL;
 		else
-			memcpy(out, p->data, S2_KEY_LEN);
+			memcpy(out, p->data, len);
 	}
 	up_read(&key->sem);
 	return error;
 }
 
-int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
-			size_t why_len)
+int s2_crypt_get_owner_key(const char *keyspec, struct s2_owner_key *owner,
+			   char *why, size_t why_len)
 {
 	char desc[sizeof(S2_KEY_DESC_PREFIX) + S2_KEYNAME_MAX];
 	const char *name;
@@ -69,38 +75,35 @@ int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
 	 * No callout info: never start /sbin/request-key, only search the
 	 * keyrings of the process that started the cycle.
 	 */
-	key = request_key(&key_type_user, desc, NULL);
+	key = request_key(&key_type_logon, desc, NULL);
 	if (IS_ERR(key))
 		error = PTR_ERR(key);
 	else
-		error = s2_key_read(key, pub);
+		error = s2_key_read(key, owner, sizeof(*owner));
 	if (!IS_ERR(key))
 		key_put(key);
 	switch (error) {
 	case 0:
 		break;
-	case -ENOKEY:
-		snprintf(why, why_len,
-			 "no public key %s in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/%s.pub)",
-			 desc, name);
-		return -ENOKEY;
 	/*
-	 * The search passes over revoked and expired keys (-ENOKEY above),
-	 * so these are a key revoked or expiring while we read it.
+	 * The search passes over revoked and expired keys; these two are a
+	 * key revoked or expiring while we read it.
 	 */
+	case -ENOKEY:
 	case -EKEYREVOKED:
-		snprintf(why, why_len, "public key %s was revoked", desc);
-		return -ENOKEY;
 	case -EKEYEXPIRED:
-		snprintf(why, why_len, "public key %s has expired", desc);
+		snprintf(why, why_len, "no owner key %s in the keyring (hibernate loads it)",
+			 desc);
 		return -ENOKEY;
+	case -EKEYREJECTED:
+		snprintf(why, why_len, "owner key %s is not root's", desc);
+		return -EKEYREJECTED;
 	case -EINVAL:
-		snprintf(why, why_len,
-			 "public key %s is not %d bytes (an X25519 public key)",
-			 desc, S2_KEY_LEN);
+		snprintf(why, why_len, "owner key %s is not %zu bytes", desc,
+			 sizeof(*owner));
 		return -EINVAL;
 	default:
-		snprintf(why, why_len, "cannot look up public key %s: %pe",
+		snprintf(why, why_len, "cannot look up owner key %s: %pe",
 			 desc, ERR_PTR(error));
 		return error;
 	}
@@ -111,6 +114,7 @@ int s2_crypt_get_pubkey(const char *keyspec, u8 *pub, char *why,
 	 * and a kernel without it is refused before the cycle starts.
 	 */
 	if (crypto_has_shash(S2_HKDF_HMAC, 0, 0) != 1) {
+		memzero_explicit(owner, sizeof(*owner));
 		snprintf(why, why_len, "this kernel has no %s for the key wrap",
 			 S2_HKDF_HMAC);
 		return -ENOPKG;
@@ -138,13 +142,22 @@ int s2_crypt_get_image_key(struct s2_crypt *c, const struct s2_image_header *h,
 		*why = "cannot look up the image key in the keyring";
 		return error;
 	}
-	error = s2_key_read(key, c->key);
-	/* It opens this one image only: nobody needs it after us. */
+	error = s2_key_read(key, c->key, S2_KEY_LEN);
+	/*
+	 * It opens this one image only: nobody needs it after us.  Revoking
+	 * frees the payload (after an RCU grace period, which the resume
+	 * waits for before the restore), invalidating unlinks the key.
+	 */
+	key_revoke(key);
 	key_invalidate(key);
 	key_put(key);
 	if (error == -EINVAL) {
 		*why = "the image key given is not 32 bytes";
 		return -EINVAL;
+	}
+	if (error == -EKEYREJECTED) {
+		*why = "the image key given is not root's";
+		return -ENOKEY;
 	}
 	if (error) {
 		*why = "image is encrypted and no key for it was given";

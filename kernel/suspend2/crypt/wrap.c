@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The wrap of the image key for its owner, a sealed box to an X25519
- * public key:
+ * The wrap of the image key for its owner: a box to the owner's X25519
+ * public key that only a holder of the owner's authentication key (auth,
+ * 32 secret bytes made with the key pair) can have made:
  *
  *   eph_pub     = X25519(eph, base point), eph fresh for every image
- *   kek         = HKDF-SHA256(salt = image_id, ikm = X25519(eph, pub),
+ *   kek         = HKDF-SHA256(salt = image_id,
+ *                             ikm = X25519(eph, pub) || auth,
  *                             info = "suspend2 image key v1" || eph_pub || pub)
  *   wrapped_key = ChaCha20-Poly1305(kek, nonce 0, image key,
  *                                   ad = image_id || le32 encryption ||
  *                                        le32 key_scheme || key_id)
+ *
+ * Without auth in the kek, anybody with the public key (which is no
+ * secret: it is in the initramfs) could write an image that unwraps and
+ * authenticates, and have the owner's passphrase restore it.  auth lives
+ * in a root-only file and, sealed with the passphrase, in the initramfs.
  *
  * The kek is used once, so the all-zero nonce is safe.  hibernate(8)
  * opens it in user space with libsodium (X25519, HMAC-SHA256 and the
@@ -109,24 +116,29 @@ static void s2_wrap_ad(const struct s2_header_crypt *hc, u8 *ad)
 }
 
 /* @shared is X25519(eph, pub) == X25519(secret, eph_pub). */
-static int s2_wrap_kek(const u8 *shared, const struct s2_header_crypt *hc,
-		       const u8 *pub, u8 *kek)
+static int s2_wrap_kek(const u8 *shared, const u8 *auth,
+		       const struct s2_header_crypt *hc, const u8 *pub, u8 *kek)
 {
-	u8 info[S2_WRAP_INFO_LEN + 2 * S2_KEY_LEN];
+	u8 info[S2_WRAP_INFO_LEN + 2 * S2_KEY_LEN], ikm[2 * S2_KEY_LEN];
+	int error;
 
+	memcpy(ikm, shared, S2_KEY_LEN);
+	memcpy(ikm + S2_KEY_LEN, auth, S2_KEY_LEN);
 	memcpy(info, S2_WRAP_INFO, S2_WRAP_INFO_LEN);
 	memcpy(info + S2_WRAP_INFO_LEN, hc->eph_pub, S2_KEY_LEN);
 	memcpy(info + S2_WRAP_INFO_LEN + S2_KEY_LEN, pub, S2_KEY_LEN);
-	return s2_hkdf_sha256(hc->image_id, S2_IMAGE_ID_LEN, shared,
-			      S2_KEY_LEN, info, sizeof(info), kek, S2_KEY_LEN);
+	error = s2_hkdf_sha256(hc->image_id, S2_IMAGE_ID_LEN, ikm, sizeof(ikm),
+			       info, sizeof(info), kek, S2_KEY_LEN);
+	memzero_explicit(ikm, sizeof(ikm));
+	return error;
 }
 
 /*
  * The caller has set hc's encryption, key_scheme, image_id and key_id:
  * this adds eph_pub and wrapped_key.
  */
-int __s2_crypt_wrap(const u8 *key, const u8 *eph_secret, const u8 *pub,
-		    struct s2_header_crypt *hc)
+int __s2_crypt_wrap(const u8 *key, const u8 *eph_secret,
+		    const struct s2_owner_key *owner, struct s2_header_crypt *hc)
 {
 	u8 shared[CURVE25519_KEY_SIZE], kek[S2_KEY_LEN], ad[S2_WRAP_AD_LEN];
 	int error;
@@ -134,12 +146,12 @@ int __s2_crypt_wrap(const u8 *key, const u8 *eph_secret, const u8 *pub,
 	if (!curve25519_generate_public(hc->eph_pub, eph_secret))
 		return -EINVAL;
 	/* A low-order point gives the all-zero secret whatever eph is. */
-	if (!curve25519(shared, eph_secret, pub)) {
+	if (!curve25519(shared, eph_secret, owner->pub)) {
 		pr_err("the public key is not a usable X25519 key\n");
 		error = -EINVAL;
 		goto out;
 	}
-	error = s2_wrap_kek(shared, hc, pub, kek);
+	error = s2_wrap_kek(shared, owner->auth, hc, owner->pub, kek);
 	if (error)
 		goto out;
 	s2_wrap_ad(hc, ad);
@@ -152,7 +164,8 @@ out:
 }
 
 int s2_crypt_new_image(struct s2_crypt *c, enum s2_encryption enc,
-		       const u8 *pub, struct s2_header_crypt *hc)
+		       const struct s2_owner_key *owner,
+		       struct s2_header_crypt *hc)
 {
 	u8 eph[CURVE25519_KEY_SIZE];
 	int error;
@@ -165,9 +178,9 @@ int s2_crypt_new_image(struct s2_crypt *c, enum s2_encryption enc,
 	hc->encryption = cpu_to_le32(enc);
 	hc->key_scheme = cpu_to_le32(S2_KEY_X25519);
 	memcpy(hc->image_id, c->image_id, S2_IMAGE_ID_LEN);
-	s2_crypt_key_id(pub, hc->key_id);
+	s2_crypt_key_id(owner->pub, hc->key_id);
 	curve25519_generate_secret(eph);
-	error = __s2_crypt_wrap(c->key, eph, pub, hc);
+	error = __s2_crypt_wrap(c->key, eph, owner, hc);
 	memzero_explicit(eph, sizeof(eph));
 	if (error) {
 		memzero_explicit(c->key, S2_KEY_LEN);
@@ -180,7 +193,7 @@ int s2_crypt_new_image(struct s2_crypt *c, enum s2_encryption enc,
 }
 
 int s2_crypt_unwrap(const struct s2_header_crypt *hc, const u8 *secret,
-		    u8 *key)
+		    const u8 *auth, u8 *key)
 {
 	u8 pub[CURVE25519_KEY_SIZE], shared[CURVE25519_KEY_SIZE];
 	u8 kek[S2_KEY_LEN], ad[S2_WRAP_AD_LEN];
@@ -189,7 +202,7 @@ int s2_crypt_unwrap(const struct s2_header_crypt *hc, const u8 *secret,
 	if (!curve25519_generate_public(pub, secret) ||
 	    !curve25519(shared, secret, hc->eph_pub))
 		goto out;
-	if (s2_wrap_kek(shared, hc, pub, kek))
+	if (s2_wrap_kek(shared, auth, hc, pub, kek))
 		goto out;
 	s2_wrap_ad(hc, ad);
 	if (chacha20poly1305_decrypt(key, hc->wrapped_key, S2_WRAPPED_LEN, ad,

@@ -17,6 +17,7 @@
 #include <kunit/resource.h>
 #include <kunit/test.h>
 #include <linux/cred.h>
+#include <linux/key-type.h>
 #include <linux/hex.h>
 #include <linux/random.h>
 #include <linux/vmalloc.h>
@@ -106,7 +107,7 @@ static void s2_hkdf_rfc5869(struct kunit *test)
  */
 static const struct {
 	const char *recipient_secret, *recipient_public, *eph_secret;
-	const char *eph_pub, *image_key, *image_id, *encryption;
+	const char *eph_pub, *image_key, *image_id, *auth, *encryption;
 	const char *key_scheme, *key_id, *kek, *wrapped_key;
 } wrap_v1 = {
 	.recipient_secret = "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
@@ -115,6 +116,7 @@ static const struct {
 	.eph_pub = "64b101b1d0be5a8704bd078f9895001fc03e8e9f9522f188dd128d9846d48466",
 	.image_key = "8182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0",
 	.image_id = "c1c2c3c4c5c6c7c8c9cacbcccdcecfd0",
+	.auth = "2122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f40",
 	.encryption = "02000000",
 	.key_scheme = "01000000",
 	.key_id = "aaa8fff703b50b22",
@@ -123,12 +125,25 @@ static const struct {
 		"da30cf4dd32203b0d2f1977972d36d975642876ccf4ed7b468f2008313b11794d3d077805b04e5522423c5818557e266",
 };
 
+/* The vector's owner key: its public key and authentication key. */
+static struct s2_owner_key *s2_owner_v1(struct kunit *test)
+{
+	struct s2_owner_key *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	memcpy(o->pub, s2_hex(test, wrap_v1.recipient_public, S2_KEY_LEN),
+	       S2_KEY_LEN);
+	memcpy(o->auth, s2_hex(test, wrap_v1.auth, S2_KEY_LEN), S2_KEY_LEN);
+	return o;
+}
+
 /* The header fields as hibernate(8)'s caller fills them, then the wrap. */
 static struct s2_header_crypt *s2_wrap_v1(struct kunit *test)
 {
 	struct s2_header_crypt *hc = kunit_kzalloc(test, sizeof(*hc),
 						   GFP_KERNEL);
-	const u8 *pub = s2_hex(test, wrap_v1.recipient_public, S2_KEY_LEN);
+	struct s2_owner_key *owner = s2_owner_v1(test);
+	const u8 *pub = owner->pub;
 
 	KUNIT_ASSERT_NOT_NULL(test, hc);
 	hc->encryption = cpu_to_le32(S2_ENC_CHACHA20_POLY1305);
@@ -140,7 +155,7 @@ static struct s2_header_crypt *s2_wrap_v1(struct kunit *test)
 			__s2_crypt_wrap(s2_hex(test, wrap_v1.image_key,
 					       S2_KEY_LEN),
 					s2_hex(test, wrap_v1.eph_secret,
-					       S2_KEY_LEN), pub, hc), 0);
+					       S2_KEY_LEN), owner, hc), 0);
 	return hc;
 }
 
@@ -148,6 +163,7 @@ static void s2_wrap_known_answer(struct kunit *test)
 {
 	const u8 *secret = s2_hex(test, wrap_v1.recipient_secret, S2_KEY_LEN);
 	const u8 *eph = s2_hex(test, wrap_v1.eph_secret, S2_KEY_LEN);
+	const u8 *auth = s2_hex(test, wrap_v1.auth, S2_KEY_LEN);
 	struct s2_header_crypt *hc = s2_wrap_v1(test);
 	u8 pub[S2_KEY_LEN], shared[S2_KEY_LEN], kek[S2_KEY_LEN];
 	u8 key[S2_KEY_LEN];
@@ -168,7 +184,7 @@ static void s2_wrap_known_answer(struct kunit *test)
 			   S2_KEY_LEN);
 	/* The kek on its own, so a mismatch says which step differs. */
 	KUNIT_ASSERT_TRUE(test, curve25519(shared, eph, pub));
-	KUNIT_ASSERT_EQ(test, s2_wrap_kek(shared, hc, pub, kek), 0);
+	KUNIT_ASSERT_EQ(test, s2_wrap_kek(shared, auth, hc, pub, kek), 0);
 	KUNIT_EXPECT_MEMEQ(test, kek, s2_hex(test, wrap_v1.kek, S2_KEY_LEN),
 			   S2_KEY_LEN);
 	KUNIT_EXPECT_MEMEQ(test, hc->wrapped_key,
@@ -176,7 +192,7 @@ static void s2_wrap_known_answer(struct kunit *test)
 			   S2_WRAPPED_LEN);
 	KUNIT_EXPECT_NULL(test, memchr_inv(hc->index_digest, 0, S2_DIGEST_LEN));
 
-	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(hc, secret, key), 0);
+	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(hc, secret, auth, key), 0);
 	KUNIT_EXPECT_MEMEQ(test, key, s2_hex(test, wrap_v1.image_key,
 					     S2_KEY_LEN), S2_KEY_LEN);
 }
@@ -190,6 +206,7 @@ static void s2_wrap_known_answer(struct kunit *test)
 static void s2_wrap_tampered(struct kunit *test)
 {
 	const u8 *secret = s2_hex(test, wrap_v1.recipient_secret, S2_KEY_LEN);
+	const u8 *auth = s2_hex(test, wrap_v1.auth, S2_KEY_LEN);
 	struct s2_header_crypt *hc = s2_wrap_v1(test);
 	u8 *b = (u8 *)hc;
 	u8 key[S2_KEY_LEN], other[S2_KEY_LEN];
@@ -197,7 +214,7 @@ static void s2_wrap_tampered(struct kunit *test)
 
 	for (i = 0; i < offsetof(struct s2_header_crypt, index_digest); i++) {
 		b[i] ^= 0x01;
-		KUNIT_EXPECT_EQ_MSG(test, s2_crypt_unwrap(hc, secret, key),
+		KUNIT_EXPECT_EQ_MSG(test, s2_crypt_unwrap(hc, secret, auth, key),
 				    -EBADMSG, "byte %zu of the crypt fields changed",
 				    i);
 		KUNIT_EXPECT_NULL(test, memchr_inv(key, 0, sizeof(key)));
@@ -206,8 +223,15 @@ static void s2_wrap_tampered(struct kunit *test)
 	/* Another recipient. */
 	memcpy(other, secret, sizeof(other));
 	other[7] ^= 0x10;
-	KUNIT_EXPECT_EQ(test, s2_crypt_unwrap(hc, other, key), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, s2_crypt_unwrap(hc, secret, key), 0);
+	KUNIT_EXPECT_EQ(test, s2_crypt_unwrap(hc, other, auth, key), -EBADMSG);
+	/*
+	 * Another authentication key: the public key alone does not make
+	 * an image the owner's passphrase opens.
+	 */
+	memcpy(other, auth, sizeof(other));
+	other[0] ^= 0x01;
+	KUNIT_EXPECT_EQ(test, s2_crypt_unwrap(hc, secret, other, key), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, s2_crypt_unwrap(hc, secret, auth, key), 0);
 }
 
 /* A low-order point makes the shared secret zero whatever eph is. */
@@ -216,10 +240,12 @@ static void s2_wrap_unusable_key(struct kunit *test)
 	struct s2_header_crypt *hc = kunit_kzalloc(test, sizeof(*hc),
 						   GFP_KERNEL);
 	struct s2_crypt *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	u8 zero[S2_KEY_LEN] = { };
+	struct s2_owner_key *zero = kunit_kzalloc(test, sizeof(*zero),
+						  GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, hc);
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	KUNIT_ASSERT_NOT_NULL(test, zero);
 	KUNIT_EXPECT_EQ(test, s2_crypt_new_image(c, S2_ENC_AES_GCM, zero, hc),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_NONE);
@@ -230,7 +256,8 @@ static void s2_wrap_unusable_key(struct kunit *test)
 static void s2_wrap_new_image(struct kunit *test)
 {
 	const u8 *secret = s2_hex(test, wrap_v1.recipient_secret, S2_KEY_LEN);
-	const u8 *pub = s2_hex(test, wrap_v1.recipient_public, S2_KEY_LEN);
+	struct s2_owner_key *owner = s2_owner_v1(test);
+	const u8 *pub = owner->pub, *auth = owner->auth;
 	struct s2_header_crypt *hc = kunit_kzalloc(test, 2 * sizeof(*hc),
 						   GFP_KERNEL);
 	struct s2_crypt *c = kunit_kzalloc(test, 2 * sizeof(*c), GFP_KERNEL);
@@ -238,12 +265,12 @@ static void s2_wrap_new_image(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, hc);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, s2_crypt_new_image(&c[0], S2_ENC_NONE, pub,
+	KUNIT_EXPECT_EQ(test, s2_crypt_new_image(&c[0], S2_ENC_NONE, owner,
 						 &hc[0]), -EINVAL);
-	KUNIT_ASSERT_EQ(test, s2_crypt_new_image(&c[0], S2_ENC_AES_GCM, pub,
+	KUNIT_ASSERT_EQ(test, s2_crypt_new_image(&c[0], S2_ENC_AES_GCM, owner,
 						 &hc[0]), 0);
 	KUNIT_ASSERT_EQ(test, s2_crypt_new_image(&c[1],
-						 S2_ENC_CHACHA20_POLY1305, pub,
+						 S2_ENC_CHACHA20_POLY1305, owner,
 						 &hc[1]), 0);
 
 	KUNIT_EXPECT_EQ(test, c[0].enc, S2_ENC_AES_GCM);
@@ -258,9 +285,9 @@ static void s2_wrap_new_image(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, memchr_inv(hc[0].index_digest, 0,
 					   S2_DIGEST_LEN));
 
-	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(&hc[0], secret, key), 0);
+	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(&hc[0], secret, auth, key), 0);
 	KUNIT_EXPECT_MEMEQ(test, key, c[0].key, S2_KEY_LEN);
-	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(&hc[1], secret, key), 0);
+	KUNIT_ASSERT_EQ(test, s2_crypt_unwrap(&hc[1], secret, auth, key), 0);
 	KUNIT_EXPECT_MEMEQ(test, key, c[1].key, S2_KEY_LEN);
 
 	/* Fresh randomness every time. */
@@ -491,8 +518,9 @@ static void s2_aead_async_check(struct kunit *test, enum s2_encryption enc)
 	/* cryptd wraps a synchronous implementation, by its driver name. */
 	sync = crypto_alloc_aead(s2_aead_name(enc), 0, CRYPTO_ALG_ASYNC);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, sync);
-	snprintf(name, sizeof(name), "cryptd(%s)",
-		 crypto_aead_driver_name(sync));
+	KUNIT_ASSERT_LT(test, snprintf(name, sizeof(name), "cryptd(%s)",
+				       crypto_aead_driver_name(sync)),
+			(int)sizeof(name));
 	crypto_free_aead(sync);
 	async = s2_aead_alloc(c, name);
 	if (IS_ERR(async))
@@ -588,19 +616,20 @@ static void s2_keys_missing(struct kunit *test)
 						  GFP_KERNEL);
 	struct s2_crypt *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	const char *why = NULL;
-	u8 pub[S2_KEY_LEN];
+	struct s2_owner_key owner;
 	char text[256];
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:s2-kunit-none", pub,
-						  text, sizeof(text)), -ENOKEY);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:s2-kunit-none",
+						     &owner, text, sizeof(text)),
+			-ENOKEY);
 	KUNIT_EXPECT_STREQ(test, text,
-			   "no public key suspend2:s2-kunit-none in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/s2-kunit-none.pub)");
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:", pub, text,
-						  sizeof(text)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("tpm", pub, text,
-						  sizeof(text)), -EINVAL);
+			   "no owner key suspend2:s2-kunit-none in the keyring (hibernate loads it)");
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:", &owner, text,
+						     sizeof(text)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("tpm", &owner, text,
+						     sizeof(text)), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, text, "key tpm is not keyring:NAME");
 
 	get_random_bytes(h->crypt.image_id, S2_IMAGE_ID_LEN);
@@ -664,37 +693,67 @@ static struct key *s2_test_add_key(struct kunit *test, struct s2_test_keys *k,
 	return key_ref_to_ptr(ref);
 }
 
-static void s2_keys_public(struct kunit *test)
+static void s2_keys_owner(struct kunit *test)
 {
 	struct s2_test_keys *k = s2_test_keys(test);
-	const u8 *pub = s2_hex(test, wrap_v1.recipient_public, S2_KEY_LEN);
+	struct s2_owner_key *want = s2_owner_v1(test);
+	struct s2_owner_key got;
 	struct key *key;
-	u8 got[S2_KEY_LEN];
 	char why[256];
 
-	key = s2_test_add_key(test, k, "user", "suspend2:laptop", pub,
-			      S2_KEY_LEN);
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
-						  sizeof(why)), 0);
-	KUNIT_EXPECT_MEMEQ(test, got, pub, S2_KEY_LEN);
+	key = s2_test_add_key(test, k, "logon", "suspend2:laptop", want,
+			      sizeof(*want));
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:laptop", &got,
+						     why, sizeof(why)), 0);
+	KUNIT_EXPECT_MEMEQ(test, &got, want, sizeof(got));
 	/* Looked up, not used up: the next cycle finds it again. */
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
-						  sizeof(why)), 0);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:laptop", &got,
+						     why, sizeof(why)), 0);
 	/* The search passes over a revoked key: as good as none. */
 	key_revoke(key);
 	key_put(key);
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:laptop", got, why,
-						  sizeof(why)), -ENOKEY);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:laptop", &got,
+						     why, sizeof(why)), -ENOKEY);
 	KUNIT_EXPECT_STREQ(test, why,
-			   "no public key suspend2:laptop in the keyring of the process that started the cycle (hibernate loads it from /etc/suspend2/keys/laptop.pub)");
+			   "no owner key suspend2:laptop in the keyring (hibernate loads it)");
 
-	key = s2_test_add_key(test, k, "user", "suspend2:short", pub,
-			      S2_KEY_LEN - 1);
+	/* A user key of the name is not looked at: only a logon key. */
+	key = s2_test_add_key(test, k, "user", "suspend2:user", want,
+			      sizeof(*want));
 	key_put(key);
-	KUNIT_EXPECT_EQ(test, s2_crypt_get_pubkey("keyring:short", got, why,
-						  sizeof(why)), -EINVAL);
-	KUNIT_EXPECT_STREQ(test, why,
-			   "public key suspend2:short is not 32 bytes (an X25519 public key)");
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:user", &got, why,
+						     sizeof(why)), -ENOKEY);
+
+	key = s2_test_add_key(test, k, "logon", "suspend2:short", want,
+			      S2_KEY_LEN);
+	key_put(key);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:short", &got, why,
+						     sizeof(why)), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, why, "owner key suspend2:short is not 64 bytes");
+}
+
+/* A key another user could plant in a shared session keyring. */
+static void s2_keys_not_roots(struct kunit *test)
+{
+	struct s2_test_keys *k = s2_test_keys(test);
+	struct s2_owner_key *want = s2_owner_v1(test);
+	struct s2_owner_key got;
+	struct key *key;
+	char why[256];
+	int error;
+
+	key = key_alloc(&key_type_logon, "suspend2:planted", KUIDT_INIT(1000),
+			KGIDT_INIT(1000), current_cred(), KEY_POS_ALL | KEY_USR_ALL,
+			KEY_ALLOC_NOT_IN_QUOTA, NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, key);
+	error = key_instantiate_and_link(key, want, sizeof(*want), k->keyring,
+					 NULL);
+	KUNIT_ASSERT_EQ(test, error, 0);
+	KUNIT_EXPECT_EQ(test, s2_crypt_get_owner_key("keyring:planted", &got,
+						     why, sizeof(why)),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_STREQ(test, why, "owner key suspend2:planted is not root's");
+	key_put(key);
 }
 
 static void s2_keys_image(struct kunit *test)
@@ -755,7 +814,8 @@ static struct kunit_case s2_crypt_cases[] = {
 	KUNIT_CASE(s2_header_tag_aes_gcm),
 	KUNIT_CASE(s2_header_tag_chacha20_poly1305),
 	KUNIT_CASE(s2_keys_missing),
-	KUNIT_CASE(s2_keys_public),
+	KUNIT_CASE(s2_keys_owner),
+	KUNIT_CASE(s2_keys_not_roots),
 	KUNIT_CASE(s2_keys_image),
 	{}
 };
