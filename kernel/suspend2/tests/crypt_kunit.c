@@ -120,9 +120,9 @@ static const struct {
 	.encryption = "02000000",
 	.key_scheme = "01000000",
 	.key_id = "aaa8fff703b50b22",
-	.kek = "23bfceef2ea80fb6aacd612d8b16193e976596fa3aed960fd9745598810e17df",
+	.kek = "ca2d45c44eb058f6bd17538a1c77bc5a45a49b0a844fd93dc897f854db6e9c7a",
 	.wrapped_key =
-		"da30cf4dd32203b0d2f1977972d36d975642876ccf4ed7b468f2008313b11794d3d077805b04e5522423c5818557e266",
+		"abd3141b300c69c134f8c1cb662ce941754d3b54d62d6969b1b82ff8a08b8fea1abc699ee6236c1904ae1d6d12e4bb32",
 };
 
 /* The vector's owner key: its public key and authentication key. */
