@@ -724,14 +724,16 @@ static int s2_resume(const struct s2_settings *set)
 	struct s2_read_stats st = {};
 	struct s2_results *r;
 	unsigned int sleep_flags;
-	struct s2_image img = {};
+	struct s2_image *img = NULL;
 	struct s2_writer w;
 	const char *why;
 	int platform;
 	int error;
 
+	/* Off the stack: the header alone is half a KiB. */
 	crypt = kzalloc(sizeof(*crypt), GFP_KERNEL);
-	if (!crypt) {
+	img = kzalloc(sizeof(*img), GFP_KERNEL);
+	if (!crypt || !img) {
 		error = -ENOMEM;
 		s2_results_set_error(error, "no memory for the image key");
 		goto out;
@@ -742,7 +744,7 @@ static int s2_resume(const struct s2_settings *set)
 		goto out;
 	}
 	s2_set_state(S2_READING);
-	error = s2_image_find(&w, &img, set, crypt, &why);
+	error = s2_image_find(&w, img, set, crypt, &why);
 	if (error == -ENODATA) {
 		pr_info("no complete image on %s\n", set->target);
 		s2_results_set_error(error, "no image on %s", set->target);
@@ -757,7 +759,7 @@ static int s2_resume(const struct s2_settings *set)
 			set->target, why);
 		s2_results_set_error(error, "image locked: %s", why);
 		r = s2_results_lock();
-		r->encryption = le32_to_cpu(img.header.crypt.encryption);
+		r->encryption = le32_to_cpu(img->header.crypt.encryption);
 		s2_results_unlock();
 		goto out_close;
 	}
@@ -781,9 +783,9 @@ static int s2_resume(const struct s2_settings *set)
 		       set->target);
 		goto out_put;
 	}
-	platform = le32_to_cpu(img.header.flags) & S2_FLAG_PLATFORM;
+	platform = le32_to_cpu(img->header.flags) & S2_FLAG_PLATFORM;
 	r = s2_results_lock();
-	r->encryption = le32_to_cpu(img.header.crypt.encryption);
+	r->encryption = le32_to_cpu(img->header.crypt.encryption);
 	s2_results_unlock();
 
 	sleep_flags = lock_system_sleep();
@@ -815,7 +817,7 @@ static int s2_resume(const struct s2_settings *set)
 		goto out_hotplug;
 	}
 
-	error = s2_image_load(&w, &img, set, crypt, true, &st, &why);
+	error = s2_image_load(&w, img, set, crypt, true, &st, &why);
 	/*
 	 * The restored kernel has no use for it, and this one ends here; the
 	 * barrier lets the revoked keyring copy be freed (and wiped) first.
@@ -830,7 +832,7 @@ static int s2_resume(const struct s2_settings *set)
 	} else {
 		pr_info("image read in %llu ms, restoring\n",
 			div_u64(st.read_us, USEC_PER_MSEC));
-		s2_leave_boot_record(&img, &st, set);
+		s2_leave_boot_record(img, &st, set);
 		s2_set_state(S2_RESTORING);
 		/* Returns only on failure: success continues in the image. */
 		error = hibernation_restore(platform);
@@ -849,10 +851,11 @@ out_release:
 out_unlock:
 	unlock_system_sleep(sleep_flags);
 out_put:
-	s2_image_put(&img);
+	s2_image_put(img);
 out_close:
 	s2_writer_close(&w);
 out:
+	kfree(img);
 	s2_crypt_put(crypt);
 	if (error == -EBADMSG || error == -EPERM)
 		s2_finish(S2_ST_REFUSED, error);

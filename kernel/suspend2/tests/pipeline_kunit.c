@@ -39,7 +39,7 @@ static void s2_pipeline_threads_clamped(struct kunit *test)
 static void s2_pipeline_ring(struct kunit *test)
 {
 	const char *comp = s2_compressor_available("lzo") ? "lzo" : "none";
-	struct s2_pipeline w = {}, r = {};
+	struct s2_pipeline *w, *r;
 	unsigned int filled = 0, drained = 0, i;
 	u8 **stored, *want;
 	u32 *len, *crc;
@@ -50,6 +50,11 @@ static void s2_pipeline_ring(struct kunit *test)
 	len = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*len), GFP_KERNEL);
 	crc = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*crc), GFP_KERNEL);
 	want = kunit_kmalloc(test, S2_TEST_LEN, GFP_KERNEL);
+	/* Off the stack: two rings are most of a debug kernel's frame. */
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, stored);
 	KUNIT_ASSERT_NOT_NULL(test, len);
 	KUNIT_ASSERT_NOT_NULL(test, crc);
@@ -60,18 +65,18 @@ static void s2_pipeline_ring(struct kunit *test)
 	}
 
 	/* Writing: fill until the ring is full, then drain in order. */
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp, NULL), 0);
-	KUNIT_EXPECT_EQ(test, w.nr_slots, 4U);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(w, true, true, 2, comp, NULL), 0);
+	KUNIT_EXPECT_EQ(test, w->nr_slots, 4U);
 	while (drained < S2_TEST_CHUNKS) {
-		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&w))) {
+		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(w))) {
 			s2_test_fill(s->raw, filled++);
 			s->raw_len = S2_TEST_LEN;
-			s2_pipeline_submit(&w);
+			s2_pipeline_submit(w);
 		}
-		KUNIT_EXPECT_LE(test, filled - drained, w.nr_slots);
+		KUNIT_EXPECT_LE(test, filled - drained, w->nr_slots);
 		if (filled < S2_TEST_CHUNKS)
-			KUNIT_EXPECT_NULL(test, s2_pipeline_fill(&w));
-		s = s2_pipeline_drain(&w);
+			KUNIT_EXPECT_NULL(test, s2_pipeline_fill(w));
+		s = s2_pipeline_drain(w);
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		KUNIT_EXPECT_EQ(test, s->error, 0);
 		KUNIT_EXPECT_LE(test, s->stored_len, (u32)S2_TEST_LEN);
@@ -80,23 +85,23 @@ static void s2_pipeline_ring(struct kunit *test)
 		memcpy(stored[drained], s->stored, s->stored_len);
 		len[drained] = s->stored_len;
 		crc[drained++] = s->crc;
-		s2_pipeline_release(&w);
+		s2_pipeline_release(w);
 	}
-	KUNIT_EXPECT_NULL(test, s2_pipeline_drain(&w));
-	s2_pipeline_stop(&w);
+	KUNIT_EXPECT_NULL(test, s2_pipeline_drain(w));
+	s2_pipeline_stop(w);
 
 	/* Reading: every chunk verified and expanded, in order. */
 	crc[3] ^= 1;
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 1, comp, NULL), 0);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(r, false, true, 1, comp, NULL), 0);
 	for (filled = drained = 0; drained < S2_TEST_CHUNKS;) {
-		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&r))) {
+		while (filled < S2_TEST_CHUNKS && (s = s2_pipeline_fill(r))) {
 			memcpy(s->stored, stored[filled], len[filled]);
 			s->stored_len = len[filled];
 			s->crc = crc[filled++];
 			s->raw_len = S2_TEST_LEN;
-			s2_pipeline_submit(&r);
+			s2_pipeline_submit(r);
 		}
-		s = s2_pipeline_drain(&r);
+		s = s2_pipeline_drain(r);
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		if (drained == 3) {
 			KUNIT_EXPECT_EQ(test, s->error, -EBADMSG);
@@ -106,9 +111,9 @@ static void s2_pipeline_ring(struct kunit *test)
 			KUNIT_EXPECT_MEMEQ(test, s->raw, want, S2_TEST_LEN);
 		}
 		drained++;
-		s2_pipeline_release(&r);
+		s2_pipeline_release(r);
 	}
-	s2_pipeline_stop(&r);
+	s2_pipeline_stop(r);
 }
 
 /*
@@ -120,7 +125,7 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 {
 	const char *comp = s2_compressor_available("lz4") ? "lz4" : "none";
 	struct s2_crypt *c;
-	struct s2_pipeline w = {}, r = {};
+	struct s2_pipeline *w, *r;
 	unsigned int i, n;
 	u8 **stored, (*tag)[S2_TAG_LEN], *want;
 	u32 *len;
@@ -132,6 +137,11 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 	len = kunit_kcalloc(test, S2_TEST_CHUNKS, sizeof(*len), GFP_KERNEL);
 	want = kunit_kmalloc(test, S2_TEST_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
+	/* Off the stack: two rings are most of a debug kernel's frame. */
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, r);
 	KUNIT_ASSERT_NOT_NULL(test, stored);
 	KUNIT_ASSERT_NOT_NULL(test, tag);
 	KUNIT_ASSERT_NOT_NULL(test, len);
@@ -141,15 +151,15 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 	get_random_bytes(c->image_id, sizeof(c->image_id));
 	c->nr_chunks = S2_TEST_CHUNKS;
 
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&w, true, true, 2, comp, c), 0);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(w, true, true, 2, comp, c), 0);
 	for (n = 0, i = 0; i < S2_TEST_CHUNKS;) {
-		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&w))) {
+		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(w))) {
 			s2_test_fill(s->raw, n);
 			s->raw_len = S2_TEST_LEN;
 			s->seq = n++;
-			s2_pipeline_submit(&w);
+			s2_pipeline_submit(w);
 		}
-		s = s2_pipeline_drain(&w);
+		s = s2_pipeline_drain(w);
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		KUNIT_EXPECT_EQ(test, s->error, 0);
 		KUNIT_EXPECT_EQ(test, s->crc, s2_crc32c(s->stored, s->stored_len));
@@ -158,15 +168,15 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 		memcpy(stored[i], s->stored, s->stored_len);
 		memcpy(tag[i], s->tag, S2_TAG_LEN);
 		len[i++] = s->stored_len;
-		s2_pipeline_release(&w);
+		s2_pipeline_release(w);
 	}
-	s2_pipeline_stop(&w);
+	s2_pipeline_stop(w);
 
 	/* Chunk 3's tag changed; chunk 6 is read where chunk 5 should be. */
 	tag[3][0] ^= 1;
-	KUNIT_ASSERT_EQ(test, s2_pipeline_start(&r, false, true, 2, comp, c), 0);
+	KUNIT_ASSERT_EQ(test, s2_pipeline_start(r, false, true, 2, comp, c), 0);
 	for (n = 0, i = 0; i < S2_TEST_CHUNKS;) {
-		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(&r))) {
+		while (n < S2_TEST_CHUNKS && (s = s2_pipeline_fill(r))) {
 			unsigned int from = n == 5 ? 6 : n;
 
 			memcpy(s->stored, stored[from], len[from]);
@@ -175,9 +185,9 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 			memcpy(s->tag, tag[from], S2_TAG_LEN);
 			s->raw_len = S2_TEST_LEN;
 			s->seq = n++;
-			s2_pipeline_submit(&r);
+			s2_pipeline_submit(r);
 		}
-		s = s2_pipeline_drain(&r);
+		s = s2_pipeline_drain(r);
 		KUNIT_ASSERT_NOT_NULL(test, s);
 		if (i == 3 || i == 5) {
 			KUNIT_EXPECT_EQ(test, s->error, -EBADMSG);
@@ -189,9 +199,9 @@ static void s2_pipeline_crypt_one(struct kunit *test, enum s2_encryption enc)
 			KUNIT_EXPECT_MEMEQ(test, s->raw, want, S2_TEST_LEN);
 		}
 		i++;
-		s2_pipeline_release(&r);
+		s2_pipeline_release(r);
 	}
-	s2_pipeline_stop(&r);
+	s2_pipeline_stop(r);
 	memzero_explicit(c, sizeof(*c));
 }
 
