@@ -6,7 +6,8 @@
  *   s2unwrap DEV KEY PASSFILE   open KEY.sec with the passphrase on the
  *                               first line of PASSFILE, unwrap the key of
  *                               the image on DEV (anchor on page 0) and
- *                               print "image_key HEX" and "secret HEX"
+ *                               print "image_key HEX", "secret HEX" and
+ *                               "auth HEX"
  *
  * The key file is read by its documented layout (docs/image-encryption.md,
  * cli/keyfile.h), independently of hibernate's own code; the unwrap is
@@ -29,7 +30,7 @@
 
 #define PAGE		4096
 #define SEC_HEAD	56	/* "S2SK", version, opslimit, memlimit KiB, salt, nonce */
-#define SEC_LEN		(SEC_HEAD + 32 + 16)
+#define SEC_LEN		(SEC_HEAD + 64 + 16)	/* secret, auth, tag */
 
 static void die(const char *what)
 {
@@ -64,7 +65,7 @@ static void hex(const char *name, const uint8_t *p, size_t len)
 int main(int argc, char **argv)
 {
 	static uint8_t page[PAGE] __attribute__((aligned(PAGE)));
-	uint8_t sec[SEC_LEN], pub[32], kek[32], ad[SEC_HEAD + 32], secret[32];
+	uint8_t sec[SEC_LEN], pub[32], kek[32], ad[SEC_HEAD + 32], plain[64];
 	uint8_t key[32];
 	char path[4096], pass[1024];
 	struct wrap_fields f;
@@ -94,8 +95,8 @@ int main(int argc, char **argv)
 		die("argon2id");
 	memcpy(ad, sec, SEC_HEAD);
 	memcpy(ad + SEC_HEAD, pub, sizeof(pub));
-	if (crypto_aead_xchacha20poly1305_ietf_decrypt(secret, &n, NULL,
-			sec + SEC_HEAD, 48, ad, sizeof(ad), sec + 32, kek))
+	if (crypto_aead_xchacha20poly1305_ietf_decrypt(plain, &n, NULL,
+			sec + SEC_HEAD, 80, ad, sizeof(ad), sec + 32, kek))
 		die("wrong passphrase, or not this key file");
 
 	fd = open(argv[1], O_RDONLY | O_DIRECT);
@@ -112,9 +113,11 @@ int main(int argc, char **argv)
 	memcpy(f.key_id, page + 378, sizeof(f.key_id));
 	memcpy(f.eph_pub, page + 386, sizeof(f.eph_pub));
 	memcpy(f.wrapped_key, page + 418, sizeof(f.wrapped_key));
-	if (wrap_open(&f, secret, key))
+	/* plain: the secret key, then the authentication key. */
+	if (wrap_open(&f, plain, plain + 32, key))
 		die("the image key does not unwrap with this key pair");
 	hex("image_key", key, sizeof(key));
-	hex("secret", secret, sizeof(secret));
+	hex("secret", plain, 32);
+	hex("auth", plain + 32, 32);
 	return 0;
 }
