@@ -234,3 +234,54 @@ check "another key: named without asking" grep -q "was written for key id 001122
 resume_tree
 expect_rc "--resume --dry-run of an encrypted image" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 check "dry run: would ask for the passphrase" grep -q "# check: image on .* is encrypted (aes-gcm, key id 0011223344556677): would ask for the passphrase of key t" "$T/out"
+
+# An image for another key of the directory: that key is asked for.
+printf 'pass two\n' >"$T/pass2"
+expect_rc "--setup-key u" 0 "$HIB" -c "$T/c.conf" --setup-key u --kdf=min --passphrase-file "$T/pass2"
+uid=$(sha256sum "$T/keys/u.pub" | head -c 16)
+make_image "$uid"
+resume_tree
+expect_rc "--resume --dry-run, image for key u, profile key t" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "dry run: key u found by its id" grep -q "^hibernate: image on .* was written for key id $uid: that is key 'u', not 't'; using 'u'$" "$T/err"
+check "dry run: would ask for the passphrase of key u" grep -q "would ask for the passphrase of key u$" "$T/out"
+resume_tree
+expect_rc "--resume, image for key u: u's passphrase, wrap does not open: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass2"
+check "key u: said in one line" test "$(grep -c "that is key 'u', not 't'" "$T/err")" = 1
+check "key u: unlocked, then does not unwrap" grep -q "not written with key 'u' and its authentication key, or it was forged or tampered with" "$T/err"
+check "key u: no wrong passphrase" test "$(grep -c 'wrong passphrase' "$T/err")" = 0
+check "key u: resume not written" test ! -s "$CFS/action"
+
+# The initramfs gets NAME.pub and NAME.sec, never NAME.auth: run both
+# hooks over the key directory under $T with their helpers faked.
+check "hooks: no glob of the key directory but *.pub and *.sec" test -z "$(grep -n 'suspend2/keys/\*' \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" |
+	grep -v 'keys/\*\.pub /etc/suspend2/keys/\*\.sec;')"
+check "hooks: *.auth named nowhere as a file to copy" test -z "$(grep -n '\.auth' \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')"
+mkdir -p "$T/ir/dest" "$T/ir/bin"
+cat >"$T/ir/hook-functions" <<'EOF2'
+copy_exec() { :; }
+manual_add_modules() { :; }
+modinfo() { return 0; }
+EOF2
+sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
+	-e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
+	-e "s|/etc/default/suspend2|$T/ir/nodefault|; s|/usr/sbin/hibernate|$HIB|" \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" >"$T/ir/hook"
+DESTDIR=$T/ir/dest version=0 sh "$T/ir/hook" >/dev/null 2>&1
+check "initramfs-tools hook: t.pub and t.sec copied" test -s "$T/ir/dest$T/keys/t.pub" -a -s "$T/ir/dest$T/keys/t.sec"
+check "initramfs-tools hook: no .auth copied" test -z "$(find "$T/ir/dest" -name '*.auth')"
+mkdir -p "$T/ir/initdir"
+cat >"$T/ir/dracut-install" <<EOF2
+inst_binary() { :; }
+inst_hook() { :; }
+inst_simple() { mkdir -p "$T/ir/initdir\$(dirname "\$1")" && cp -p "\$1" "$T/ir/initdir\$1"; }
+initdir=$T/ir/initdir
+moddir=$TOP/etc/dracut/90suspend2
+EOF2
+sed -e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
+	-e "s|/etc/default/suspend2|$T/ir/nodefault|" \
+	"$TOP/etc/dracut/90suspend2/module-setup.sh" >"$T/ir/module-setup.sh"
+(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install) >/dev/null 2>&1
+check "dracut module: t.pub and t.sec installed" test -s "$T/ir/initdir$T/keys/t.pub" -a -s "$T/ir/initdir$T/keys/t.sec"
+check "dracut module: no .auth installed" test -z "$(find "$T/ir/initdir" -name '*.auth')"
