@@ -2,9 +2,9 @@
 /*
  * The keys of encrypted images in a run (docs/image-encryption.md):
  * hibernate --setup-key makes the key pair and the owner authentication
- * key; a cycle hands the module both public halves it needs (logon key
- * "suspend2:NAME" in the process keyring, payload the public key then the
- * authentication key, read from keys/NAME.pub and keys/NAME.auth); a
+ * key; a cycle hands the module the public key and the authentication
+ * key (logon key "suspend2:NAME" in the process keyring, payload the one
+ * then the other, read from keys/NAME.pub and keys/NAME.auth); a
  * resume asks for the passphrase, unlocks the secret key and the
  * authentication key from NAME.sec, unwraps the image key from the header
  * and hands it over as the logon key "suspend2:img:<image id>".  An image
@@ -85,7 +85,7 @@ static int read_auth(struct run *r, const char *name, uint8_t *auth)
 	if (!ret)
 		return 0;
 	if (ret == -EPERM)
-		hib_err("profile %s: encryption %s: the authentication key %s may be read or changed by others than root; refused: chown root %s; chmod 600 %s",
+		hib_err("profile %s: encryption %s: the authentication key %s may be read or changed by others than root; refused: chown root %s; chmod 600 %s; nothing was frozen",
 			p->name, p->v[K_ENCRYPTION].value, path, path, path);
 	else
 		hib_err("profile %s: encryption %s: cannot read the authentication key %s: %s (make the key anew with hibernate --setup-key %s --force, then update the initramfs); nothing was frozen",
