@@ -2,7 +2,9 @@
 /*
  * Key files and the image key wrap (cli/keyfile.c, cli/wrap.c): a key
  * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
- * modes of what is written, the refusals, and the unwrap of
+ * modes and sizes of what is written (NAME.auth included), the
+ * refusals, a wrap that does not open without the authentication key,
+ * and the unwrap of
  * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
  * too, so hibernate and the module agree on the wrap.
  */
