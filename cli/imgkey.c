@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The keys of encrypted images in a run (docs/image-encryption.md):
- * hibernate --setup-key makes the key pair; a cycle hands the module the
- * public key (user key "suspend2:NAME" in the process keyring, read from
- * keys/NAME.pub); a resume asks for the passphrase, unwraps the image key
- * from the header and hands it over as the logon key
- * "suspend2:img:<image id>".  An image that stays locked is left as it
- * is: exit status HIB_EXIT_LOCKED.
+ * hibernate --setup-key makes the key pair and the owner authentication
+ * key; a cycle hands the module the public key and the authentication
+ * key (logon key "suspend2:NAME" in the process keyring, payload the one
+ * then the other, read from keys/NAME.pub and keys/NAME.auth); a
+ * resume asks for the passphrase, unlocks the secret key and the
+ * authentication key from NAME.sec, unwraps the image key from the header
+ * and hands it over as the logon key "suspend2:img:<image id>".  An image
+ * that stays locked is left as it is: exit status HIB_EXIT_LOCKED.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,6 +29,12 @@
 
 #define KR_PREFIX	"suspend2:"
 #define KR_IMG_PREFIX	"suspend2:img:"
+
+/* The payload of the logon key "suspend2:NAME". */
+struct owner_key {
+	uint8_t pub[WRAP_KEY_LEN];
+	uint8_t auth[WRAP_AUTH_LEN];
+};
 
 /* NAME of the profile's key = keyring:NAME, or NULL. */
 static const char *profile_key(const struct profile *p)
@@ -63,8 +71,37 @@ int setup_key(struct run *r)
 }
 
 /*
+ * NAME.auth into auth; says why not (and how to fix it) and returns
+ * HIB_EXIT_CONFIG, or 0.
+ */
+static int read_auth(struct run *r, const char *name, uint8_t *auth)
+{
+	const struct profile *p = &r->prof;
+	char path[PATH_MAX];
+	int ret;
+
+	keyfile_path(name, ".auth", path, sizeof(path));
+	ret = keyfile_read_auth(name, auth);
+	if (!ret)
+		return 0;
+	if (ret == -EPERM)
+		hib_err("profile %s: encryption %s: the authentication key %s may be read or changed by others than root; refused: chown root %s; chmod 600 %s; nothing was frozen",
+			p->name, p->v[K_ENCRYPTION].value, path, path, path);
+	else
+		hib_err("profile %s: encryption %s: cannot read the authentication key %s: %s (make the key anew with hibernate --setup-key %s --force, then update the initramfs); nothing was frozen",
+			p->name, p->v[K_ENCRYPTION].value, path,
+			ret == -EINVAL ? "not a 32-byte key" : strerror(-ret),
+			name);
+	note(r, "check: encryption %s, key %s: %s %s: FAILED",
+	     p->v[K_ENCRYPTION].value, p->v[K_KEY].value, path,
+	     ret == -EPERM ? "unsafe mode" : "missing");
+	return HIB_EXIT_CONFIG;
+}
+
+/*
  * Before anything is frozen, in a dry run as in a real one: an encrypted
- * profile's public key must be there to hand to the module.
+ * profile's public key and authentication key must be there to hand to
+ * the module.
  */
 int check_encryption(struct run *r)
 {
@@ -72,6 +109,7 @@ int check_encryption(struct run *r)
 	char path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1];
 	uint8_t id[WRAP_KEY_ID_LEN];
 	const char *name = profile_key(p);
+	uint8_t *auth;
 	int ret;
 
 	if (!is_encrypted(p)) {
@@ -92,6 +130,16 @@ int check_encryption(struct run *r)
 		     p->v[K_ENCRYPTION].value, p->v[K_KEY].value, path);
 		return HIB_EXIT_CONFIG;
 	}
+	auth = sodium_malloc(WRAP_AUTH_LEN);
+	if (!auth) {
+		hib_err("out of memory; nothing was frozen");
+		return HIB_EXIT_FAILURE;
+	}
+	ret = read_auth(r, name, auth);
+	sodium_memzero(auth, WRAP_AUTH_LEN);
+	sodium_free(auth);
+	if (ret)
+		return ret;
 	wrap_key_id(r->pub, id);
 	keyfile_hex(id, sizeof(id), id_hex);
 	snprintf(r->key_name, sizeof(r->key_name), "%s", name);
@@ -101,35 +149,54 @@ int check_encryption(struct run *r)
 	return 0;
 }
 
-/* The public key into this process's keyring, where the module looks. */
+/*
+ * The public key and the authentication key into this process's keyring,
+ * where the module looks: one logon key, which no one can read back.
+ */
 int load_pubkey(struct run *r)
 {
 	char desc[sizeof(KR_PREFIX) + CONF_KEYNAME_MAX];
+	struct owner_key *k;
 	int32_t id;
+	int ret;
 
 	if (!r->encrypted)
 		return 0;
 	snprintf(desc, sizeof(desc), KR_PREFIX "%s", r->key_name);
 	if (r->ctl->dry_run) {
-		note(r, "would add user key %s (keys/%s.pub) to the process keyring",
-		     desc, r->key_name);
+		note(r, "would add logon key %s (keys/%s.pub and keys/%s.auth, %zu bytes) to the process keyring",
+		     desc, r->key_name, r->key_name, sizeof(*k));
 		return 0;
 	}
-	id = kr_add("user", desc, r->pub, sizeof(r->pub));
-	if (id < 0) {
-		hib_err("cannot add the public key %s to the keyring: %s; nothing was frozen",
-			desc, strerror(-id));
+	k = sodium_malloc(sizeof(*k));
+	if (!k) {
+		hib_err("out of memory; nothing was frozen");
 		return HIB_EXIT_FAILURE;
 	}
-	hib_verbose("user key %s (serial %d) in the process keyring", desc,
-		    id);
-	return 0;
+	memcpy(k->pub, r->pub, sizeof(k->pub));
+	/* Read again: check_encryption() did not keep it. */
+	ret = read_auth(r, r->key_name, k->auth);
+	if (!ret) {
+		id = kr_add("logon", desc, k, sizeof(*k));
+		if (id < 0) {
+			hib_err("cannot add the key %s to the keyring: %s; nothing was frozen",
+				desc, strerror(-id));
+			ret = HIB_EXIT_FAILURE;
+		} else {
+			hib_verbose("logon key %s (serial %d, %zu bytes) in the process keyring",
+				    desc, id, sizeof(*k));
+		}
+	}
+	sodium_memzero(k, sizeof(*k));
+	sodium_free(k);
+	return ret;
 }
 
 /* The secrets of an unlock, in one sodium_malloc() block. */
 struct unlock_secrets {
 	char pass[ASKPASS_MAX];
 	uint8_t secret[WRAP_KEY_LEN];
+	uint8_t auth[WRAP_AUTH_LEN];
 	uint8_t key[WRAP_KEY_LEN];
 };
 
@@ -157,7 +224,8 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 		if (ret == -ENODATA || ret == -ECANCELED)
 			break;
 		if (!ret)
-			ret = keyfile_unlock(name, s->pass, s->secret);
+			ret = keyfile_unlock(name, s->pass, s->secret,
+					     s->auth);
 		sodium_memzero(s->pass, sizeof(s->pass));
 		if (!ret)
 			break;
@@ -181,6 +249,41 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 }
 
 /*
+ * The name of the key in the key directory whose public key has key_id,
+ * into name (CONF_KEYNAME_MAX + 1 bytes): true when there is one.
+ */
+static bool key_by_id(const uint8_t *key_id, char *name)
+{
+	char dir[PATH_MAX], base[CONF_KEYNAME_MAX + 1];
+	uint8_t pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
+	bool found = false;
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(keyfile_dir(dir, sizeof(dir)));
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n <= 4 || n - 4 > CONF_KEYNAME_MAX ||
+		    strcmp(e->d_name + n - 4, ".pub"))
+			continue;
+		memcpy(base, e->d_name, n - 4);
+		base[n - 4] = '\0';
+		if (!conf_valid_keyname(base) || keyfile_read_pub(base, pub))
+			continue;
+		wrap_key_id(pub, id);
+		if (!memcmp(id, key_id, sizeof(id))) {
+			memcpy(name, base, n - 3);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
  * Before the resume action: when the image at LOC is encrypted, unlock
  * it and put its key in the keyring (*key_serial, else 0).  Returns 0 to
  * go on with the resume, else the exit status; the image is not touched.
@@ -190,6 +293,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	char desc[sizeof(KR_IMG_PREFIX) + 2 * WRAP_ID_LEN];
 	char want[2 * WRAP_KEY_ID_LEN + 1], have[sizeof(want)];
 	char path[PATH_MAX], prompt[512], when[64];
+	char other[CONF_KEYNAME_MAX + 1];
 	uint8_t hdr[IMGHDR_PAGE], pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
 	const char *name = profile_key(&r->prof);
 	struct unlock_secrets *s;
@@ -206,6 +310,16 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	if (!name)
 		name = KEYFILE_DEFAULT_NAME;
 	keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);
+	/* Not the profile's key: another key in the directory may be. */
+	ret = keyfile_read_pub(name, pub);
+	if (!ret)
+		wrap_key_id(pub, id);
+	if ((ret || memcmp(id, h.w.key_id, sizeof(id))) &&
+	    key_by_id(h.w.key_id, other)) {
+		hib_info("image on %s was written for key id %s: that is key '%s', not '%s'; using '%s'",
+			 r->target, want, other, name, other);
+		name = other;
+	}
 	keyfile_path(name, ".pub", path, sizeof(path));
 	note(r, "check: image on %s is encrypted (%s, key id %s): would ask for the passphrase of key %s",
 	     r->target, imghdr_encryption_name(h.w.encryption), want, name);
@@ -240,8 +354,9 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		return HIB_EXIT_LOCKED;
 	}
 	ret = ask_unlock(r, name, prompt, s);
-	if (!ret && keyfile_unwrap(hdr, s->secret, s->key)) {
-		hib_err("the image key does not unwrap: the header was not written for this key, or it was tampered with; the image is left as it is");
+	if (!ret && keyfile_unwrap(hdr, s->secret, s->auth, s->key)) {
+		hib_err("the image key does not unwrap: the image was not written with key '%s' and its authentication key, or it was forged or tampered with; the image is left as it is",
+			name);
 		ret = HIB_EXIT_LOCKED;
 	}
 	if (!ret) {
@@ -304,7 +419,8 @@ void status_keys(struct run *r, struct status_keys *k)
 
 		if (n <= 4 || n >= sizeof(k->files[0].name) ||
 		    (strcmp(e->d_name + n - 4, ".sec") &&
-		     strcmp(e->d_name + n - 4, ".pub")))
+		     strcmp(e->d_name + n - 4, ".pub") &&
+		     (n <= 5 || strcmp(e->d_name + n - 5, ".auth"))))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
 		if (lstat(path, &st))

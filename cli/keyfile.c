@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The key pair an encrypted image is wrapped for (keyfile.h): made by
- * hibernate --setup-key, unlocked with the passphrase at resume.
+ * The key pair and the authentication key an encrypted image is wrapped
+ * for (keyfile.h): made by hibernate --setup-key, unlocked with the
+ * passphrase at resume.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,8 +84,11 @@ static void seal_ad(const uint8_t *head, const uint8_t *pub, uint8_t *ad)
 	memcpy(ad + KEYFILE_HEAD_LEN, pub, WRAP_KEY_LEN);
 }
 
-/* secret sealed into sec (KEYFILE_SEC_LEN bytes) with the passphrase. */
-static int seal(const uint8_t *secret, const uint8_t *pub, const char *pass,
+/*
+ * plain, the secret key then the authentication key (KEYFILE_SEALED_LEN
+ * bytes), sealed into sec (KEYFILE_SEC_LEN bytes) with the passphrase.
+ */
+static int seal(const uint8_t *plain, const uint8_t *pub, const char *pass,
 		enum keyfile_kdf kdf, uint8_t *sec)
 {
 	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
@@ -108,15 +112,20 @@ static int seal(const uint8_t *secret, const uint8_t *pub, const char *pass,
 	if (!ret) {
 		seal_ad(sec, pub, ad);
 		crypto_aead_xchacha20poly1305_ietf_encrypt(
-			sec + KEYFILE_HEAD_LEN, &clen, secret, WRAP_KEY_LEN,
-			ad, sizeof(ad), NULL, sec + 16 + KEYFILE_SALT_LEN, kek);
+			sec + KEYFILE_HEAD_LEN, &clen, plain,
+			KEYFILE_SEALED_LEN, ad, sizeof(ad), NULL,
+			sec + 16 + KEYFILE_SALT_LEN, kek);
 	}
 	sodium_free(kek);
 	return ret;
 }
 
-/* Exactly len bytes of a regular file, no more. */
-static int read_exact(const char *path, uint8_t *buf, size_t len)
+/*
+ * Exactly len bytes of a regular file, no more; private: only root (or
+ * the user running hibernate) may own it, and no one else touch it.
+ */
+static int read_file(const char *path, uint8_t *buf, size_t len,
+		     bool private)
 {
 	struct stat st;
 	ssize_t n;
@@ -129,6 +138,9 @@ static int read_exact(const char *path, uint8_t *buf, size_t len)
 		ret = -errno;
 	} else if (!S_ISREG(st.st_mode) || st.st_size != (off_t)len) {
 		ret = -EINVAL;
+	} else if (private && ((st.st_mode & 077) ||
+			       (st.st_uid && st.st_uid != geteuid()))) {
+		ret = -EPERM;
 	} else {
 		n = read(fd, buf, len);
 		if (n < 0)
@@ -136,6 +148,8 @@ static int read_exact(const char *path, uint8_t *buf, size_t len)
 		else if ((size_t)n != len)
 			ret = -EINVAL;
 	}
+	if (ret)
+		sodium_memzero(buf, len);
 	close(fd);
 	return ret;
 }
@@ -145,52 +159,68 @@ int keyfile_read_pub(const char *name, uint8_t *pub)
 	char path[PATH_MAX];
 	int ret = keyfile_path(name, ".pub", path, sizeof(path));
 
-	return ret ? ret : read_exact(path, pub, WRAP_KEY_LEN);
+	return ret ? ret : read_file(path, pub, WRAP_KEY_LEN, false);
 }
 
-int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret)
+int keyfile_read_auth(const char *name, uint8_t *auth)
+{
+	char path[PATH_MAX];
+	int ret = keyfile_path(name, ".auth", path, sizeof(path));
+
+	return ret ? ret : read_file(path, auth, WRAP_AUTH_LEN, true);
+}
+
+int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
+		   uint8_t *auth)
 {
 	uint8_t sec[KEYFILE_SEC_LEN], pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
 	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
 	char path[PATH_MAX];
 	unsigned long long mlen;
-	uint8_t *kek;
+	uint8_t *kek, *plain;
 	int ret;
 
 	ret = keyfile_read_pub(name, pub);
 	if (!ret)
 		ret = keyfile_path(name, ".sec", path, sizeof(path));
 	if (!ret)
-		ret = read_exact(path, sec, sizeof(sec));
+		ret = read_file(path, sec, sizeof(sec), false);
 	if (ret)
 		return ret;
 	if (memcmp(sec, KEYFILE_MAGIC, 4) ||
 	    get_le32(sec + 4) != KEYFILE_VERSION)
 		return -EINVAL;
-	kek = sodium_malloc(WRAP_KEY_LEN);
+	kek = sodium_malloc(WRAP_KEY_LEN + KEYFILE_SEALED_LEN);
 	if (!kek)
 		return -ENOMEM;
+	plain = kek + WRAP_KEY_LEN;
 	ret = derive(sec, passphrase, kek);
 	if (!ret) {
 		seal_ad(sec, pub, ad);
 		if (crypto_aead_xchacha20poly1305_ietf_decrypt(
-			    secret, &mlen, NULL, sec + KEYFILE_HEAD_LEN,
-			    WRAP_KEY_LEN + WRAP_TAG_LEN, ad, sizeof(ad),
+			    plain, &mlen, NULL, sec + KEYFILE_HEAD_LEN,
+			    KEYFILE_SEALED_LEN + WRAP_TAG_LEN, ad, sizeof(ad),
 			    sec + 16 + KEYFILE_SALT_LEN, kek))
 			ret = -EKEYREJECTED;
+	}
+	if (!ret) {
+		memcpy(secret, plain, WRAP_KEY_LEN);
+		memcpy(auth, plain + WRAP_KEY_LEN, WRAP_AUTH_LEN);
 	}
 	sodium_free(kek);
 	/* The secret must be the public key's: else the files were mixed. */
 	if (!ret && (crypto_scalarmult_base(check, secret) ||
 		     sodium_memcmp(check, pub, sizeof(pub))))
 		ret = -EINVAL;
-	if (ret)
+	if (ret) {
 		sodium_memzero(secret, WRAP_KEY_LEN);
+		sodium_memzero(auth, WRAP_AUTH_LEN);
+	}
 	return ret;
 }
 
 int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
-		   uint8_t *key)
+		   const uint8_t *auth, uint8_t *key)
 {
 	struct img_header h;
 	int ret = imghdr_parse(header, IMGHDR_PAGE, &h);
@@ -200,7 +230,7 @@ int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
 	if (h.w.encryption == IMGHDR_ENC_NONE ||
 	    h.w.key_scheme != WRAP_SCHEME_X25519)
 		return -EINVAL;
-	return wrap_open(&h.w, secret, key);
+	return wrap_open(&h.w, secret, auth, key);
 }
 
 /* mkdir DIR (and its parent) if missing; DIR ends up 0700. */
@@ -305,14 +335,14 @@ static int ask_new(const char *passfile, char *pass, char *again)
 struct setup_secrets {
 	char pass[ASKPASS_MAX];
 	char again[ASKPASS_MAX];
-	uint8_t secret[WRAP_KEY_LEN];
+	uint8_t plain[KEYFILE_SEALED_LEN];	/* secret key || auth */
 };
 
 int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 		  const char *passfile, bool force)
 {
 	char dir[PATH_MAX], pub_path[PATH_MAX], sec_path[PATH_MAX];
-	char id_hex[2 * WRAP_KEY_ID_LEN + 1];
+	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1];
 	uint8_t pub[WRAP_KEY_LEN], sec[KEYFILE_SEC_LEN], id[WRAP_KEY_ID_LEN];
 	struct setup_secrets *s;
 	struct stat st;
@@ -320,14 +350,21 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 
 	keyfile_dir(dir, sizeof(dir));
 	if (keyfile_path(name, ".pub", pub_path, sizeof(pub_path)) ||
-	    keyfile_path(name, ".sec", sec_path, sizeof(sec_path))) {
+	    keyfile_path(name, ".sec", sec_path, sizeof(sec_path)) ||
+	    keyfile_path(name, ".auth", auth_path, sizeof(auth_path))) {
 		hib_err("key directory %s: path too long", dir);
 		return -ENAMETOOLONG;
 	}
-	if (!force && (!lstat(sec_path, &st) || !lstat(pub_path, &st))) {
-		hib_err("key '%s' exists (%s); --force replaces it, and images written for the old key could no longer be resumed",
-			name, sec_path);
-		return -EEXIST;
+	if (!force) {
+		const char *have = !lstat(sec_path, &st) ? sec_path :
+				   !lstat(pub_path, &st) ? pub_path :
+				   !lstat(auth_path, &st) ? auth_path : NULL;
+
+		if (have) {
+			hib_err("key '%s' exists (%s); --force replaces it, and images written for the old key could no longer be resumed",
+				name, have);
+			return -EEXIST;
+		}
 	}
 	s = sodium_malloc(sizeof(*s));
 	if (!s) {
@@ -336,39 +373,45 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	}
 	ret = ask_new(passfile, s->pass, s->again);
 	if (!ret) {
-		randombytes_buf(s->secret, sizeof(s->secret));
-		crypto_scalarmult_base(pub, s->secret);
-		ret = seal(s->secret, pub, s->pass, kdf, sec);
+		randombytes_buf(s->plain, sizeof(s->plain));
+		crypto_scalarmult_base(pub, s->plain);
+		ret = seal(s->plain, pub, s->pass, kdf, sec);
 		if (ret)
 			hib_err("cannot seal the key: %s (out of memory for the passphrase hash?)",
 				strerror(-ret));
 	}
-	sodium_memzero(s, sizeof(*s));
-	sodium_free(s);
-	if (ret)
-		return ret;
-	ret = make_dir(dir);
-	if (ret) {
-		hib_err("cannot create %s: %s", dir, strerror(-ret));
-		return ret;
+	if (!ret) {
+		ret = make_dir(dir);
+		if (ret)
+			hib_err("cannot create %s: %s", dir, strerror(-ret));
 	}
+	if (ret)
+		goto out;
 	ret = write_tmp(sec_path, sec, sizeof(sec), 0600);
+	if (!ret)
+		ret = write_tmp(auth_path, s->plain + WRAP_KEY_LEN,
+				WRAP_AUTH_LEN, 0600);
 	if (!ret)
 		ret = write_tmp(pub_path, pub, sizeof(pub), 0644);
 	if (!ret)
 		ret = commit_tmp(sec_path);
+	if (!ret)
+		ret = commit_tmp(auth_path);
 	if (!ret)
 		ret = commit_tmp(pub_path);
 	sync_dir(dir);
 	if (ret) {
 		hib_err("cannot write key '%s' in %s: %s", name, dir,
 			strerror(-ret));
-		return ret;
+		goto out;
 	}
 	wrap_key_id(pub, id);
 	keyfile_hex(id, sizeof(id), id_hex);
-	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase",
-		 name, id_hex, pub_path, sec_path);
+	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
+		 name, id_hex, pub_path, sec_path, auth_path);
 	hib_info("the initramfs must be updated to resume images written for it: update-initramfs -u (or dracut -f)");
-	return 0;
+out:
+	sodium_memzero(s, sizeof(*s));
+	sodium_free(s);
+	return ret;
 }

@@ -2,11 +2,13 @@
 /*
  * Key files of encrypted images, in /etc/suspend2/keys (HIBERNATE_KEYDIR
  * for tests): NAME.pub, the raw 32-byte X25519 public key the module
- * wraps each image key for, and NAME.sec, the secret key sealed with a
- * passphrase (Argon2id, XChaCha20-Poly1305):
+ * wraps each image key for; NAME.auth, the raw 32-byte owner
+ * authentication key that binds every image to this machine (0600, never
+ * in the initramfs); and NAME.sec, the secret key and the authentication
+ * key sealed with a passphrase (Argon2id, XChaCha20-Poly1305):
  *
  *   "S2SK" | le32 version 1 | le32 opslimit | le32 memlimit in KiB |
- *   salt[16] | nonce[24] | sealed secret[32] | tag[16]
+ *   salt[16] | nonce[24] | sealed (secret[32] || auth[32]) | tag[16]
  *
  * with associated data all the bytes before the sealed secret and then
  * the public key.  Secrets live in sodium_malloc()'d memory, wiped on
@@ -29,7 +31,8 @@
 #define KEYFILE_NONCE_LEN	24
 #define KEYFILE_HEAD_LEN	(4 + 4 + 4 + 4 + KEYFILE_SALT_LEN + \
 				 KEYFILE_NONCE_LEN)
-#define KEYFILE_SEC_LEN		(KEYFILE_HEAD_LEN + WRAP_KEY_LEN + \
+#define KEYFILE_SEALED_LEN	(WRAP_KEY_LEN + WRAP_AUTH_LEN)
+#define KEYFILE_SEC_LEN		(KEYFILE_HEAD_LEN + KEYFILE_SEALED_LEN + \
 				 WRAP_TAG_LEN)
 #define KEYFILE_TRIES		3
 
@@ -48,7 +51,8 @@ void keyfile_hex(const uint8_t *p, size_t len, char *out);
 
 /*
  * hibernate --setup-key: asks for the passphrase twice (or reads the
- * first line of passfile), makes a key pair and writes both files.
+ * first line of passfile), makes a key pair and an authentication key
+ * and writes the three files.
  * Refuses to replace a key without force.  0 or -errno; says why.
  */
 int keyfile_setup(const char *name, enum keyfile_kdf kdf,
@@ -56,13 +60,25 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 /* NAME.pub into pub: 0, -ENOENT, -EINVAL (not 32 bytes), -errno. */
 int keyfile_read_pub(const char *name, uint8_t *pub);
 /*
- * The secret key of NAME.sec into secret (WRAP_KEY_LEN bytes, best from
- * sodium_malloc): 0, -EKEYREJECTED for a wrong passphrase, -EINVAL for a
- * file that is not a key file, else -errno.
+ * NAME.auth into auth (WRAP_AUTH_LEN bytes, best from sodium_malloc): 0,
+ * -ENOENT, -EINVAL (not a 32-byte file), -EPERM (group or others may
+ * read or write it, or it is not root's), -errno.
  */
-int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret);
-/* The image key from an image header's bytes (imghdr.h), 0 or -errno. */
+int keyfile_read_auth(const char *name, uint8_t *auth);
+/*
+ * The secret key and the authentication key of NAME.sec into secret and
+ * auth (WRAP_KEY_LEN and WRAP_AUTH_LEN bytes, best from sodium_malloc):
+ * 0, -EKEYREJECTED for a wrong passphrase, -EINVAL for a file that is not
+ * a key file, else -errno.
+ */
+int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
+		   uint8_t *auth);
+/*
+ * The image key from an image header's bytes (imghdr.h), 0 or -errno:
+ * -EBADMSG when it was not written for this key pair and authentication
+ * key, or was forged or changed.
+ */
 int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
-		   uint8_t *key);
+		   const uint8_t *auth, uint8_t *key);
 
 #endif

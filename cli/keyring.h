@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel keyring, through which the module gets the public key an
- * image is encrypted for (user key "suspend2:NAME") and, at resume, the
+ * The kernel keyring, through which the module gets the public key and
+ * the owner authentication key an image is encrypted for (logon key
+ * "suspend2:NAME", the two 32-byte keys in a row) and, at resume, the
  * unwrapped image key (logon key "suspend2:img:<image id>").  Always the
  * process keyring: the keys die with this process.  Raw system calls, so
  * the static binary needs no libkeyutils.

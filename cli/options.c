@@ -112,7 +112,7 @@ void hib_usage(FILE *out)
 	      "     --list-profiles      list the profiles in the configuration\n"
 	      "     --install-systemd    make systemctl hibernate use this profile\n"
 	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
-	      "     --setup-key [NAME]   make the key pair encrypted images are written for\n"
+	      "     --setup-key [NAME]   make the keys encrypted images are written for\n"
 	      "                            (default: the profile's key, else default)\n"
 	      "\n"
 	      "Options:\n"

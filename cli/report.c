@@ -330,12 +330,31 @@ int status_read(const struct cfs *c, struct status *s)
 	return 0;
 }
 
-/* A .sec others may read: their passphrase guesses need no root. */
+static bool has_ext(const char *name, const char *ext)
+{
+	size_t n = strlen(name), e = strlen(ext);
+
+	return n > e && !strcmp(name + n - e, ext);
+}
+
+/*
+ * A .sec others may read: their passphrase guesses need no root.  A
+ * .auth that is anything but 0600: who reads it can forge images.
+ */
 static bool sec_exposed(const char *name, unsigned int mode)
 {
-	size_t n = strlen(name);
+	if (has_ext(name, ".auth"))
+		return mode != 0600;
+	return has_ext(name, ".sec") && (mode & 077);
+}
 
-	return n > 4 && !strcmp(name + n - 4, ".sec") && (mode & 077);
+static const char *exposed_text(const char *name, unsigned int mode)
+{
+	if (!sec_exposed(name, mode))
+		return "";
+	if (mode & 077)
+		return "  (readable by others than root: chmod 600)";
+	return "  (not 0600: chmod 600)";
 }
 
 static void status_keys_text(FILE *out, const struct status_keys *k)
@@ -356,8 +375,7 @@ static void status_keys_text(FILE *out, const struct status_keys *k)
 	for (i = 0; i < k->nfiles; i++)
 		fprintf(out, "  %-28s %04o%s\n", k->files[i].name,
 			k->files[i].mode,
-			sec_exposed(k->files[i].name, k->files[i].mode) ?
-			"  (readable by others than root: chmod 600)" : "");
+			exposed_text(k->files[i].name, k->files[i].mode));
 }
 
 static void status_keys_json(FILE *out, const struct status_keys *k)

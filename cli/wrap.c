@@ -76,20 +76,29 @@ static void wrap_ad(const struct wrap_fields *f, uint8_t *ad)
 	memcpy(ad + WRAP_ID_LEN + 8, f->key_id, WRAP_KEY_ID_LEN);
 }
 
-static int wrap_kek(const uint8_t *shared, const uint8_t *image_id,
-		    const uint8_t *eph_pub, const uint8_t *pub, uint8_t *kek)
+/* ikm = the X25519 shared secret, then the owner authentication key. */
+static int wrap_kek(const uint8_t *shared, const uint8_t *auth,
+		    const uint8_t *image_id, const uint8_t *eph_pub,
+		    const uint8_t *pub, uint8_t *kek)
 {
 	uint8_t info[WRAP_INFO_LEN + 2 * WRAP_KEY_LEN];
+	uint8_t ikm[2 * WRAP_KEY_LEN];
+	int ret;
 
 	memcpy(info, WRAP_INFO, WRAP_INFO_LEN);
 	memcpy(info + WRAP_INFO_LEN, eph_pub, WRAP_KEY_LEN);
 	memcpy(info + WRAP_INFO_LEN + WRAP_KEY_LEN, pub, WRAP_KEY_LEN);
-	return hkdf_sha256(image_id, WRAP_ID_LEN, shared, WRAP_KEY_LEN, info,
-			   sizeof(info), kek, WRAP_KEY_LEN);
+	memcpy(ikm, shared, WRAP_KEY_LEN);
+	memcpy(ikm + WRAP_KEY_LEN, auth, WRAP_AUTH_LEN);
+	ret = hkdf_sha256(image_id, WRAP_ID_LEN, ikm, sizeof(ikm), info,
+			  sizeof(info), kek, WRAP_KEY_LEN);
+	sodium_memzero(ikm, sizeof(ikm));
+	return ret;
 }
 
 int wrap_seal(struct wrap_fields *f, const uint8_t *image_key,
-	      const uint8_t *eph_secret, const uint8_t *pub, uint8_t *kek_out)
+	      const uint8_t *eph_secret, const uint8_t *pub,
+	      const uint8_t *auth, uint8_t *kek_out)
 {
 	static const uint8_t nonce[crypto_aead_chacha20poly1305_IETF_NPUBBYTES];
 	uint8_t shared[WRAP_KEY_LEN], kek[WRAP_KEY_LEN], ad[WRAP_AD_LEN];
@@ -100,7 +109,7 @@ int wrap_seal(struct wrap_fields *f, const uint8_t *image_key,
 	    crypto_scalarmult(shared, eph_secret, pub))
 		goto out;
 	wrap_key_id(pub, f->key_id);
-	if (wrap_kek(shared, f->image_id, f->eph_pub, pub, kek))
+	if (wrap_kek(shared, auth, f->image_id, f->eph_pub, pub, kek))
 		goto out;
 	wrap_ad(f, ad);
 	crypto_aead_chacha20poly1305_ietf_encrypt(f->wrapped_key, &clen,
@@ -117,7 +126,7 @@ out:
 }
 
 int wrap_open(const struct wrap_fields *f, const uint8_t *secret,
-	      uint8_t *image_key)
+	      const uint8_t *auth, uint8_t *image_key)
 {
 	static const uint8_t nonce[crypto_aead_chacha20poly1305_IETF_NPUBBYTES];
 	uint8_t shared[WRAP_KEY_LEN], kek[WRAP_KEY_LEN], ad[WRAP_AD_LEN];
@@ -128,7 +137,7 @@ int wrap_open(const struct wrap_fields *f, const uint8_t *secret,
 	if (crypto_scalarmult_base(pub, secret) ||
 	    crypto_scalarmult(shared, secret, f->eph_pub))
 		goto out;
-	if (wrap_kek(shared, f->image_id, f->eph_pub, pub, kek))
+	if (wrap_kek(shared, auth, f->image_id, f->eph_pub, pub, kek))
 		goto out;
 	wrap_ad(f, ad);
 	ret = crypto_aead_chacha20poly1305_ietf_decrypt(image_key, &mlen, NULL,

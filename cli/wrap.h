@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The wrap of an encrypted image's key for an X25519 public key, the same
- * bytes as the module's crypt/wrap.c (docs/image-encryption.md):
+ * The wrap of an encrypted image's key for an X25519 public key and the
+ * owner authentication key, the same bytes as the module's crypt/wrap.c
+ * (docs/image-encryption.md):
  *   shared = X25519(eph_secret, pub), never all zero
- *   kek    = HKDF-SHA256(salt image_id, ikm shared,
+ *   kek    = HKDF-SHA256(salt image_id, ikm shared || auth,
  *                        info "suspend2 image key v1" || eph_pub || pub)
  *   wrapped_key = ChaCha20-Poly1305-IETF(kek, nonce 0, image key,
  *                 ad image_id || le32 encryption || le32 key_scheme || key_id)
  *   key_id = SHA-256(pub)[0..8]
+ * auth is the 32 secret bytes of NAME.auth (and sealed in NAME.sec): only
+ * who has it can write an image that opens, not who has the public key.
  * hibernate only unwraps; the wrap is here for the known-answer vector
  * (tests/unit/wrapvec.c) and the tests.  Needs sodium_init().
  */
@@ -18,6 +21,7 @@
 #include <stdint.h>
 
 #define WRAP_KEY_LEN		32	/* image key, X25519 keys, kek */
+#define WRAP_AUTH_LEN		32	/* owner authentication key */
 #define WRAP_ID_LEN		16	/* image_id */
 #define WRAP_KEY_ID_LEN		8	/* key_id */
 #define WRAP_TAG_LEN		16
@@ -41,17 +45,20 @@ int hkdf_sha256(const uint8_t *salt, size_t salt_len, const uint8_t *ikm,
 void wrap_key_id(const uint8_t *pub, uint8_t *key_id);
 /*
  * Fills f's key_id, eph_pub and wrapped_key from f's encryption,
- * key_scheme and image_id; kek (may be NULL) gets the key-encryption key.
+ * key_scheme and image_id for pub and auth; kek (may be NULL) gets the
+ * key-encryption key.
  * -EINVAL for a public key that gives an all-zero shared secret.
  */
 int wrap_seal(struct wrap_fields *f, const uint8_t *image_key,
-	      const uint8_t *eph_secret, const uint8_t *pub, uint8_t *kek);
+	      const uint8_t *eph_secret, const uint8_t *pub,
+	      const uint8_t *auth, uint8_t *kek);
 /*
- * The image key from f with the recipient's secret: -EINVAL for an
- * unusable eph_pub, -EBADMSG when the wrapped key does not open (another
- * key's image, or a changed header field).
+ * The image key from f with the recipient's secret and authentication
+ * key: -EINVAL for an unusable eph_pub, -EBADMSG when the wrapped key
+ * does not open (another key pair's image, a forged one, or a changed
+ * header field).
  */
 int wrap_open(const struct wrap_fields *f, const uint8_t *secret,
-	      uint8_t *image_key);
+	      const uint8_t *auth, uint8_t *image_key);
 
 #endif

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Encrypted images from the command's side, against a fake configfs tree
-# and a key directory under $T: a profile with encryption needs a key and
-# its public key file (dry run and real run alike), --setup-key writes
-# the pair with the right modes and refuses to replace it, and --resume
-# of an encrypted image that does not unlock leaves it alone (exit 8).
+# and a key directory under $T: a profile with encryption needs a key,
+# its public key file and its authentication key (dry run and real run
+# alike), --setup-key writes the three files with the right modes and
+# refuses to replace them, a cycle hands the module one 64-byte logon key,
+# --resume of an encrypted image that does not unlock leaves it alone
+# (exit 8), and the initramfs hooks never copy the authentication key.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -76,15 +78,20 @@ check "--setup-key: says to update the initramfs" grep -q "update-initramfs -u" 
 check "key directory 0700" test "$(mode "$T/keys")" = 700
 check "t.sec 0600" test "$(mode "$T/keys/t.sec")" = 600
 check "t.pub 0644" test "$(mode "$T/keys/t.pub")" = 644
+check "t.auth 0600" test "$(mode "$T/keys/t.auth")" = 600
 check "t.pub is 32 bytes" test "$(stat -c %s "$T/keys/t.pub")" = 32
-check "t.sec is 104 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 104
+check "t.auth is 32 bytes" test "$(stat -c %s "$T/keys/t.auth")" = 32
+check "t.sec is 136 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 136
+check "--setup-key: names the authentication key" grep -q "authentication key $T/keys/t.auth" "$T/err"
 check "t.sec starts with S2SK" test "$(head -c 4 "$T/keys/t.sec")" = S2SK
 cp "$T/keys/t.pub" "$T/t.pub.old"
+cp "$T/keys/t.auth" "$T/t.auth.old"
 expect_rc "--setup-key t again: refused" 1 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
 check "refused: images for the old key" grep -q "images written for the old key could no longer be resumed" "$T/err"
 check "refused: key unchanged" cmp -s "$T/t.pub.old" "$T/keys/t.pub"
 expect_rc "--setup-key t --force" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --force --passphrase-file "$T/pass"
 check "--force: a new key" test "$(cmp -s "$T/t.pub.old" "$T/keys/t.pub"; echo $?)" = 1
+check "--force: a new authentication key" test "$(cmp -s "$T/t.auth.old" "$T/keys/t.auth"; echo $?)" = 1
 : >"$T/empty"
 expect_rc "--setup-key with an empty passphrase" 1 "$HIB" -c "$T/c.conf" --setup-key e --kdf=min --passphrase-file "$T/empty"
 check "empty passphrase: refused" grep -q "empty passphrase refused" "$T/err"
@@ -100,6 +107,36 @@ run_both "encryption with its public key" 0 --test -f
 check "dry run prints the encryption line" grep -qx \
 	"# encryption: aes-gcm, key keyring:t (id $id, $T/keys/t.pub)" "$T/dry.out"
 check "key written as keyring:t" grep -qx "keyring:t" "$CFS/profiles/p/key"
+check "dry run: one 64-byte logon key" grep -qx \
+	"# would add logon key suspend2:t (keys/t.pub and keys/t.auth, 64 bytes) to the process keyring" "$T/dry.out"
+# What the real run hands the kernel: add_key("logon", "suspend2:t",
+# pub || auth, 64, the process keyring), seen through strace.
+fake_tree
+if strace -qq -o /dev/null true 2>/dev/null; then
+	strace -f -qq -xx -s 128 -e trace=add_key -o "$T/strace" \
+		"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f >/dev/null 2>&1
+	# strace -xx: every byte of every string as \xHH.
+	xx() { od -An -v -tx1 | tr -d ' \n' | sed 's/../\\\\x&/g'; }
+	want="add_key(\"$(printf logon | xx)\", \"$(printf suspend2:t | xx)\", \"$(cat "$T/keys/t.pub" "$T/keys/t.auth" | xx)\", 64, KEY_SPEC_PROCESS_KEYRING) = [0-9]"
+	check "keyring: one logon key suspend2:t, pub || auth, 64 bytes" grep -q "$want" "$T/strace"
+	check "keyring: that key and no other" test "$(grep -c 'add_key(' "$T/strace")" = 1
+else
+	echo "SKIP: no strace here to see the keyring key"
+fi
+# The authentication key is needed to write an image: missing or unsafe
+# is a configuration error, before anything is frozen.
+mv "$T/keys/t.auth" "$T/t.auth.keep"
+run_both "encryption, no authentication key" 3 --test -f
+check "no .auth: says to run --setup-key" grep -q \
+	"cannot read the authentication key $T/keys/t.auth: No such file or directory (make the key anew with hibernate --setup-key t --force" "$T/real.err"
+check "no .auth: nothing written to action" test ! -s "$CFS/action"
+mv "$T/t.auth.keep" "$T/keys/t.auth"
+chmod 0644 "$T/keys/t.auth"
+run_both "encryption, authentication key others may read" 3 --test -f
+check "unsafe .auth: refused with the fix" grep -q \
+	"the authentication key $T/keys/t.auth may be read or changed by others than root; refused: .*chmod 600 $T/keys/t.auth" "$T/real.err"
+check "unsafe .auth: nothing written to action" test ! -s "$CFS/action"
+chmod 0600 "$T/keys/t.auth"
 conf "compressor = lz4"
 run_both "no encryption: key written empty" 0 --test -f
 check "key cleared" test "$(cat "$CFS/profiles/p/key")" = ""
@@ -108,9 +145,11 @@ conf "encryption = aes-gcm" "key = keyring:t"
 fake_tree
 expect_rc "--status" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
 check "--status: the key files and their modes" grep -q "t.sec *0600" "$T/out"
+check "--status: the authentication key and its mode" grep -qx "  t.auth *0600" "$T/out"
 check "--status: encryption capabilities" grep -q "^encryption: *none aes-gcm chacha20-poly1305" "$T/out"
 check "--status: the profile's encryption" grep -qx "encryption:    aes-gcm, key keyring:t (profile p)" "$T/out"
 chmod 0644 "$T/keys/t.sec"
+chmod 0640 "$T/keys/t.auth"
 expect_rc "--status --json" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status --json
 check "--status --json: keys" python3 -c 'import json, sys
 k = json.load(open(sys.argv[1]))["keys"]
@@ -118,10 +157,15 @@ assert k["key"] == "keyring:t" and k["encryption"] == "aes-gcm", k
 assert k["dir_mode"] == "0700", k
 f = {x["name"]: x for x in k["files"]}
 assert f["t.sec"]["mode"] == "0644" and f["t.sec"]["exposed"], f
-assert f["t.pub"]["mode"] == "0644" and not f["t.pub"]["exposed"], f' "$T/out"
+assert f["t.pub"]["mode"] == "0644" and not f["t.pub"]["exposed"], f
+assert f["t.auth"]["mode"] == "0640" and f["t.auth"]["exposed"], f' "$T/out"
 expect_rc "--status, a .sec others may read" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
 check "--status: flags the .sec" grep -q "t.sec *0644  (readable by others than root: chmod 600)" "$T/out"
-chmod 0600 "$T/keys/t.sec"
+check "--status: flags the .auth" grep -q "t.auth *0640  (readable by others than root: chmod 600)" "$T/out"
+chmod 0400 "$T/keys/t.auth"
+expect_rc "--status, a .auth 0400" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
+check "--status: a .auth that is not 0600 is flagged" grep -q "t.auth *0400  (not 0600: chmod 600)" "$T/out"
+chmod 0600 "$T/keys/t.sec" "$T/keys/t.auth"
 
 # An encrypted image at a resume location: anchor page 0, header page 1.
 # make_image KEY_ID_HEX
@@ -190,3 +234,54 @@ check "another key: named without asking" grep -q "was written for key id 001122
 resume_tree
 expect_rc "--resume --dry-run of an encrypted image" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 check "dry run: would ask for the passphrase" grep -q "# check: image on .* is encrypted (aes-gcm, key id 0011223344556677): would ask for the passphrase of key t" "$T/out"
+
+# An image for another key of the directory: that key is asked for.
+printf 'pass two\n' >"$T/pass2"
+expect_rc "--setup-key u" 0 "$HIB" -c "$T/c.conf" --setup-key u --kdf=min --passphrase-file "$T/pass2"
+uid=$(sha256sum "$T/keys/u.pub" | head -c 16)
+make_image "$uid"
+resume_tree
+expect_rc "--resume --dry-run, image for key u, profile key t" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "dry run: key u found by its id" grep -q "^hibernate: image on .* was written for key id $uid: that is key 'u', not 't'; using 'u'$" "$T/err"
+check "dry run: would ask for the passphrase of key u" grep -q "would ask for the passphrase of key u$" "$T/out"
+resume_tree
+expect_rc "--resume, image for key u: u's passphrase, wrap does not open: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass2"
+check "key u: said in one line" test "$(grep -c "that is key 'u', not 't'" "$T/err")" = 1
+check "key u: unlocked, then does not unwrap" grep -q "not written with key 'u' and its authentication key, or it was forged or tampered with" "$T/err"
+check "key u: no wrong passphrase" test "$(grep -c 'wrong passphrase' "$T/err")" = 0
+check "key u: resume not written" test ! -s "$CFS/action"
+
+# The initramfs gets NAME.pub and NAME.sec, never NAME.auth: run both
+# hooks over the key directory under $T with their helpers faked.
+check "hooks: no glob of the key directory but *.pub and *.sec" test -z "$(grep -n 'suspend2/keys/\*' \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" |
+	grep -v 'keys/\*\.pub /etc/suspend2/keys/\*\.sec;')"
+check "hooks: *.auth named nowhere as a file to copy" test -z "$(grep -n '\.auth' \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')"
+mkdir -p "$T/ir/dest" "$T/ir/bin"
+cat >"$T/ir/hook-functions" <<'EOF2'
+copy_exec() { :; }
+manual_add_modules() { :; }
+modinfo() { return 0; }
+EOF2
+sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
+	-e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
+	-e "s|/etc/default/suspend2|$T/ir/nodefault|; s|/usr/sbin/hibernate|$HIB|" \
+	"$TOP/etc/initramfs-tools/hooks/suspend2" >"$T/ir/hook"
+DESTDIR=$T/ir/dest version=0 sh "$T/ir/hook" >/dev/null 2>&1
+check "initramfs-tools hook: t.pub and t.sec copied" test -s "$T/ir/dest$T/keys/t.pub" -a -s "$T/ir/dest$T/keys/t.sec"
+check "initramfs-tools hook: no .auth copied" test -z "$(find "$T/ir/dest" -name '*.auth')"
+mkdir -p "$T/ir/initdir"
+cat >"$T/ir/dracut-install" <<EOF2
+inst_binary() { :; }
+inst_hook() { :; }
+inst_simple() { mkdir -p "$T/ir/initdir\$(dirname "\$1")" && cp -p "\$1" "$T/ir/initdir\$1"; }
+initdir=$T/ir/initdir
+moddir=$TOP/etc/dracut/90suspend2
+EOF2
+sed -e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
+	-e "s|/etc/default/suspend2|$T/ir/nodefault|" \
+	"$TOP/etc/dracut/90suspend2/module-setup.sh" >"$T/ir/module-setup.sh"
+(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install) >/dev/null 2>&1
+check "dracut module: t.pub and t.sec installed" test -s "$T/ir/initdir$T/keys/t.pub" -a -s "$T/ir/initdir$T/keys/t.sec"
+check "dracut module: no .auth installed" test -z "$(find "$T/ir/initdir" -name '*.auth')"

@@ -2,7 +2,9 @@
 /*
  * Key files and the image key wrap (cli/keyfile.c, cli/wrap.c): a key
  * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
- * modes of what is written, the refusals, and the unwrap of
+ * modes and sizes of what is written (NAME.auth included), the
+ * refusals, a wrap that does not open without the authentication key,
+ * and the unwrap of
  * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
  * too, so hibernate and the module agree on the wrap.
  */
@@ -86,52 +88,119 @@ static mode_t mode_of(const char *name)
 	return st.st_mode & 07777;
 }
 
+static off_t size_of(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", keydir, name);
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_size;
+}
+
+static void chmod_key(const char *name, mode_t mode)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", keydir, name);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* An image header with f's wrap, as the module writes it. */
+static void make_header(uint8_t *hdr, const struct wrap_fields *f)
+{
+	memset(hdr, 0, IMGHDR_PAGE);
+	memcpy(hdr, IMGHDR_MAGIC, IMGHDR_MAGIC_LEN);
+	hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
+	hdr[IMGHDR_OFF_ENCRYPTION] = f->encryption;
+	hdr[IMGHDR_OFF_KEY_SCHEME] = f->key_scheme;
+	memcpy(hdr + IMGHDR_OFF_IMAGE_ID, f->image_id, WRAP_ID_LEN);
+	memcpy(hdr + IMGHDR_OFF_KEY_ID, f->key_id, WRAP_KEY_ID_LEN);
+	memcpy(hdr + IMGHDR_OFF_EPH_PUB, f->eph_pub, WRAP_KEY_LEN);
+	memcpy(hdr + IMGHDR_OFF_WRAPPED, f->wrapped_key, WRAP_WRAPPED_LEN);
+}
+
 static void test_setup_unlock(void **state)
 {
 	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+	uint8_t *auth = sodium_malloc(WRAP_AUTH_LEN);
+	uint8_t *file_auth = sodium_malloc(WRAP_AUTH_LEN);
 	uint8_t pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
 
 	(void)state;
 	assert_non_null(secret);
+	assert_non_null(auth);
+	assert_non_null(file_auth);
 	set_pass("correct horse\nignored second line\n");
 	assert_int_equal(keyfile_setup("k1", KDF_MIN, passfile, false), 0);
 	assert_int_equal(mode_of(""), 0700);
 	assert_int_equal(mode_of("k1.sec"), 0600);
 	assert_int_equal(mode_of("k1.pub"), 0644);
+	assert_int_equal(mode_of("k1.auth"), 0600);
+	assert_int_equal(size_of("k1.sec"), KEYFILE_SEC_LEN);
+	assert_int_equal(KEYFILE_SEC_LEN, 136);
+	assert_int_equal(size_of("k1.pub"), WRAP_KEY_LEN);
+	assert_int_equal(size_of("k1.auth"), WRAP_AUTH_LEN);
 	assert_int_equal(keyfile_read_pub("k1", pub), 0);
-	assert_int_equal(keyfile_unlock("k1", "correct horse", secret), 0);
+	assert_int_equal(keyfile_read_auth("k1", file_auth), 0);
+	assert_int_equal(keyfile_unlock("k1", "correct horse", secret, auth),
+			 0);
 	assert_int_equal(crypto_scalarmult_base(check, secret), 0);
 	assert_memory_equal(check, pub, sizeof(pub));
-	assert_int_equal(keyfile_unlock("k1", "correct hors", secret),
+	/* The .sec seals the same authentication key as the .auth. */
+	assert_memory_equal(auth, file_auth, WRAP_AUTH_LEN);
+	assert_int_equal(keyfile_unlock("k1", "correct hors", secret, auth),
 			 -EKEYREJECTED);
-	assert_int_equal(keyfile_unlock("k1", "", secret), -EKEYREJECTED);
-	assert_int_equal(keyfile_unlock("nokey", "x", secret), -ENOENT);
+	assert_int_equal(keyfile_unlock("k1", "", secret, auth),
+			 -EKEYREJECTED);
+	assert_int_equal(keyfile_unlock("nokey", "x", secret, auth), -ENOENT);
+	assert_int_equal(keyfile_read_auth("nokey", file_auth), -ENOENT);
 
-	/* A header wrapped for k1's public key opens with its secret. */
+	/* A .auth group or others may read is refused. */
+	chmod_key("k1.auth", 0640);
+	assert_int_equal(keyfile_read_auth("k1", file_auth), -EPERM);
+	chmod_key("k1.auth", 0604);
+	assert_int_equal(keyfile_read_auth("k1", file_auth), -EPERM);
+	chmod_key("k1.auth", 0600);
+	assert_int_equal(keyfile_read_auth("k1", file_auth), 0);
+
+	/*
+	 * A header wrapped for k1's public key and authentication key opens
+	 * with its secret and authentication key; with the public key alone
+	 * (any other auth) the image cannot be forged.
+	 */
 	{
 		struct wrap_fields f = { .encryption = 1,
 					 .key_scheme = WRAP_SCHEME_X25519 };
 		uint8_t key[WRAP_KEY_LEN], eph[WRAP_KEY_LEN], out[WRAP_KEY_LEN];
-		uint8_t hdr[IMGHDR_PAGE] = { 0 };
+		uint8_t forged[WRAP_AUTH_LEN] = { 0 };
+		uint8_t hdr[IMGHDR_PAGE];
 
 		randombytes_buf(key, sizeof(key));
 		randombytes_buf(eph, sizeof(eph));
 		randombytes_buf(f.image_id, sizeof(f.image_id));
-		assert_int_equal(wrap_seal(&f, key, eph, pub, NULL), 0);
-		memcpy(hdr, IMGHDR_MAGIC, IMGHDR_MAGIC_LEN);
-		hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
-		hdr[IMGHDR_OFF_ENCRYPTION] = 1;
-		hdr[IMGHDR_OFF_KEY_SCHEME] = WRAP_SCHEME_X25519;
-		memcpy(hdr + IMGHDR_OFF_IMAGE_ID, f.image_id, WRAP_ID_LEN);
-		memcpy(hdr + IMGHDR_OFF_KEY_ID, f.key_id, WRAP_KEY_ID_LEN);
-		memcpy(hdr + IMGHDR_OFF_EPH_PUB, f.eph_pub, WRAP_KEY_LEN);
-		memcpy(hdr + IMGHDR_OFF_WRAPPED, f.wrapped_key,
-		       WRAP_WRAPPED_LEN);
-		assert_int_equal(keyfile_unlock("k1", "correct horse", secret),
+		assert_int_equal(wrap_seal(&f, key, eph, pub, file_auth, NULL),
 				 0);
-		assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+		make_header(hdr, &f);
+		assert_int_equal(keyfile_unlock("k1", "correct horse", secret,
+						auth), 0);
+		assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), 0);
 		assert_memory_equal(out, key, sizeof(key));
+		/* One bit of auth off: does not open. */
+		auth[5] ^= 1;
+		assert_int_equal(keyfile_unwrap(hdr, secret, auth, out),
+				 -EBADMSG);
+		assert_int_equal(wrap_open(&f, secret, auth, out), -EBADMSG);
+		auth[5] ^= 1;
+		/* Sealed with the public key and a guessed auth: refused. */
+		assert_int_equal(wrap_seal(&f, key, eph, pub, forged, NULL), 0);
+		make_header(hdr, &f);
+		assert_int_equal(keyfile_unwrap(hdr, secret, auth, out),
+				 -EBADMSG);
+		assert_int_equal(wrap_open(&f, secret, auth, out), -EBADMSG);
 	}
+	sodium_free(file_auth);
+	sodium_free(auth);
 	sodium_free(secret);
 }
 
@@ -139,9 +208,14 @@ static void test_refusals(void **state)
 {
 	uint8_t pub[WRAP_KEY_LEN], pub2[WRAP_KEY_LEN];
 	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+	uint8_t *auth = sodium_malloc(WRAP_AUTH_LEN);
+	uint8_t *auth2 = sodium_malloc(WRAP_AUTH_LEN);
+	char path[256];
 
 	(void)state;
 	assert_non_null(secret);
+	assert_non_null(auth);
+	assert_non_null(auth2);
 	set_pass("first\n");
 	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false), 0);
 	assert_int_equal(keyfile_read_pub("k2", pub), 0);
@@ -151,14 +225,27 @@ static void test_refusals(void **state)
 			 -EEXIST);
 	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
 	assert_memory_equal(pub, pub2, sizeof(pub));
-	assert_int_equal(keyfile_unlock("k2", "first", secret), 0);
+	assert_int_equal(keyfile_unlock("k2", "first", secret, auth), 0);
 	/* With force it is a new key, the old passphrase gone. */
 	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, true), 0);
 	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
 	assert_memory_not_equal(pub, pub2, sizeof(pub));
-	assert_int_equal(keyfile_unlock("k2", "first", secret),
+	assert_int_equal(keyfile_unlock("k2", "first", secret, auth2),
 			 -EKEYREJECTED);
-	assert_int_equal(keyfile_unlock("k2", "second", secret), 0);
+	assert_int_equal(keyfile_unlock("k2", "second", secret, auth2), 0);
+	/* ... and a new authentication key. */
+	assert_memory_not_equal(auth, auth2, WRAP_AUTH_LEN);
+	/* A .auth alone left over still counts as the key existing. */
+	snprintf(path, sizeof(path), "%s/k2.pub", keydir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/k2.sec", keydir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false),
+			 -EEXIST);
+	/* A .auth of the wrong size is not one. */
+	snprintf(path, sizeof(path), "%s/k2.auth", keydir);
+	assert_int_equal(truncate(path, 31), 0);
+	assert_int_equal(keyfile_read_auth("k2", auth), -EINVAL);
 	/* Empty passphrase, empty file. */
 	set_pass("\n");
 	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
@@ -167,6 +254,9 @@ static void test_refusals(void **state)
 	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
 			 -EINVAL);
 	assert_int_equal(keyfile_read_pub("k3", pub), -ENOENT);
+	assert_int_equal(keyfile_read_auth("k3", auth), -ENOENT);
+	sodium_free(auth2);
+	sodium_free(auth);
 	sodium_free(secret);
 }
 
@@ -199,7 +289,7 @@ static void test_vector(void **state)
 {
 	uint8_t secret[32], pub[32], eph[32], eph_pub[32], key[32], id[16];
 	uint8_t enc[4], scheme[4], key_id[8], wrapped[48], out[32], kid[8];
-	uint8_t hdr[IMGHDR_PAGE];
+	uint8_t auth[32], hdr[IMGHDR_PAGE];
 
 	(void)state;
 	vec("recipient_secret", secret, sizeof(secret));
@@ -208,6 +298,7 @@ static void test_vector(void **state)
 	vec("eph_pub", eph_pub, sizeof(eph_pub));
 	vec("image_key", key, sizeof(key));
 	vec("image_id", id, sizeof(id));
+	vec("auth", auth, sizeof(auth));
 	vec("encryption", enc, sizeof(enc));
 	vec("key_scheme", scheme, sizeof(scheme));
 	vec("key_id", key_id, sizeof(key_id));
@@ -227,31 +318,35 @@ static void test_vector(void **state)
 	memcpy(hdr + IMGHDR_OFF_KEY_ID, key_id, sizeof(key_id));
 	memcpy(hdr + IMGHDR_OFF_EPH_PUB, eph_pub, sizeof(eph_pub));
 	memcpy(hdr + IMGHDR_OFF_WRAPPED, wrapped, sizeof(wrapped));
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), 0);
 	assert_memory_equal(out, key, sizeof(key));
 
 	/* Each field the wrap binds, changed, makes it fail. */
 	hdr[IMGHDR_OFF_IMAGE_ID + 3] ^= 1;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EBADMSG);
 	hdr[IMGHDR_OFF_IMAGE_ID + 3] ^= 1;
 	hdr[IMGHDR_OFF_KEY_ID] ^= 0x80;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EBADMSG);
 	hdr[IMGHDR_OFF_KEY_ID] ^= 0x80;
 	hdr[IMGHDR_OFF_ENCRYPTION] = 1;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EBADMSG);
 	hdr[IMGHDR_OFF_ENCRYPTION] = enc[0];
 	hdr[IMGHDR_OFF_WRAPPED + 47] ^= 1;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EBADMSG);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EBADMSG);
 	hdr[IMGHDR_OFF_WRAPPED + 47] ^= 1;
-	assert_int_equal(keyfile_unwrap(hdr, eph, out), -EBADMSG);
+	assert_int_equal(keyfile_unwrap(hdr, eph, auth, out), -EBADMSG);
+	/* The right secret with another authentication key: refused. */
+	auth[31] ^= 0x40;
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EBADMSG);
+	auth[31] ^= 0x40;
 	/* An unencrypted header has nothing to unwrap. */
 	hdr[IMGHDR_OFF_ENCRYPTION] = 0;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EINVAL);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EINVAL);
 	hdr[IMGHDR_OFF_ENCRYPTION] = enc[0];
 	hdr[IMGHDR_OFF_VERSION] = 1;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), -EPROTO);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EPROTO);
 	hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
-	assert_int_equal(keyfile_unwrap(hdr, secret, out), 0);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), 0);
 }
 
 /* The wrap the vector came from gives its bytes again. */
@@ -259,7 +354,7 @@ static void test_wrap_seal(void **state)
 {
 	uint8_t secret[32], pub[32], eph[32], key[32], kek[32], want[48];
 	struct wrap_fields f = { .key_scheme = WRAP_SCHEME_X25519 };
-	uint8_t enc[4], zero[32] = { 0 };
+	uint8_t enc[4], auth[32], out[32], zero[32] = { 0 };
 
 	(void)state;
 	vec("recipient_secret", secret, sizeof(secret));
@@ -268,14 +363,23 @@ static void test_wrap_seal(void **state)
 	vec("image_key", key, sizeof(key));
 	vec("image_id", f.image_id, sizeof(f.image_id));
 	vec("encryption", enc, sizeof(enc));
+	vec("auth", auth, sizeof(auth));
 	f.encryption = enc[0];
-	assert_int_equal(wrap_seal(&f, key, eph, pub, kek), 0);
+	assert_int_equal(wrap_seal(&f, key, eph, pub, auth, kek), 0);
 	vec("kek", want, 32);
 	assert_memory_equal(kek, want, 32);
 	vec("wrapped_key", want, 48);
 	assert_memory_equal(f.wrapped_key, want, 48);
+	assert_int_equal(wrap_open(&f, secret, auth, out), 0);
+	assert_memory_equal(out, key, sizeof(key));
+	/* A wrong authentication key does not open it. */
+	assert_int_equal(wrap_open(&f, secret, zero, out), -EBADMSG);
+	/* Another authentication key gives another kek. */
+	assert_int_equal(wrap_seal(&f, key, eph, pub, zero, out), 0);
+	vec("kek", want, 32);
+	assert_memory_not_equal(out, want, 32);
 	/* A low-order public key gives a zero shared secret: refused. */
-	assert_int_equal(wrap_seal(&f, key, eph, zero, NULL), -EINVAL);
+	assert_int_equal(wrap_seal(&f, key, eph, zero, auth, NULL), -EINVAL);
 }
 
 /* RFC 5869, test case 1. */

@@ -48,6 +48,7 @@ int main(void)
 {
 	uint8_t secret[WRAP_KEY_LEN], pub[WRAP_KEY_LEN], eph[WRAP_KEY_LEN];
 	uint8_t key[WRAP_KEY_LEN], kek[WRAP_KEY_LEN], back[WRAP_KEY_LEN];
+	uint8_t auth[WRAP_AUTH_LEN];
 	struct wrap_fields f = { .encryption = 2,
 				 .key_scheme = WRAP_SCHEME_X25519 };
 
@@ -57,11 +58,13 @@ int main(void)
 	fill(eph, sizeof(eph), 0x41);
 	fill(key, sizeof(key), 0x81);
 	fill(f.image_id, sizeof(f.image_id), 0xc1);
+	fill(auth, sizeof(auth), 0x21);
 	if (crypto_scalarmult_base(pub, secret) ||
-	    wrap_seal(&f, key, eph, pub, kek))
+	    wrap_seal(&f, key, eph, pub, auth, kek))
 		return 1;
 	/* The vector is only worth writing if it opens again. */
-	if (wrap_open(&f, secret, back) || sodium_memcmp(back, key, sizeof(key)))
+	if (wrap_open(&f, secret, auth, back) ||
+	    sodium_memcmp(back, key, sizeof(key)))
 		return 1;
 	line("recipient_secret", secret, sizeof(secret));
 	line("recipient_public", pub, sizeof(pub));
@@ -69,6 +72,7 @@ int main(void)
 	line("eph_pub", f.eph_pub, sizeof(f.eph_pub));
 	line("image_key", key, sizeof(key));
 	line("image_id", f.image_id, sizeof(f.image_id));
+	line("auth", auth, sizeof(auth));
 	line_le32("encryption", f.encryption);
 	line_le32("key_scheme", f.key_scheme);
 	line("key_id", f.key_id, sizeof(f.key_id));

@@ -24,6 +24,8 @@ install() {
 	inst_simple /etc/hibernate.conf
 	[ -r /etc/default/suspend2 ] && inst_simple /etc/default/suspend2
 	local f
+	# Only NAME.pub and NAME.sec, never the owner authentication key
+	# NAME.auth: whoever reads it can write an image that resumes.
 	for f in /etc/suspend2/keys/*.pub /etc/suspend2/keys/*.sec; do
 		[ -f "$f" ] && inst_simple "$f"
 	done
