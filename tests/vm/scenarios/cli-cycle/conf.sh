@@ -18,7 +18,9 @@ EOC
 }
 # The key files, from boot 1 to the next boots' "initramfs" (/dev/vdb).
 save_keys() {
-	tar -c -C /etc/suspend2 keys > /dev/vdb
+	# As the initramfs hooks copy them: the public and sealed keys, never
+	# NAME.auth, which resuming does not need.
+	tar -c -C /etc/suspend2 keys/vm.pub keys/vm.sec > /dev/vdb
 }
 load_keys() {
 	mkdir -p /etc/suspend2 && tar -x -C /etc/suspend2 < /dev/vdb
