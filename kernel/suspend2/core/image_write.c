@@ -192,7 +192,8 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 				  set->checksum == S2_CHECKSUM_CRC32C,
 				  set->compress_threads, set->compressor, crypt);
 	if (error && crypt)
-		return write_why(so, error, "cannot start %s compression and %s encryption threads (%pe)",
+		return write_why(so, error,
+				 "cannot start %s compression and %s encryption threads (%pe)",
 				 set->compressor,
 				 s2_encryption_names[crypt->enc], ERR_PTR(error));
 	if (error)

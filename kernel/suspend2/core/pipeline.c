@@ -16,6 +16,9 @@
 #include "../image/format.h"
 #include "pipeline.h"
 
+#define S2_CHUNK_NOT_AUTHENTIC \
+	"chunk fails authentication (tampered, moved, or from another image)"
+
 unsigned int s2_pipeline_threads(unsigned int wanted)
 {
 	unsigned int n = wanted ? wanted : num_online_cpus();
@@ -56,7 +59,7 @@ static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 		s->error = s2_aead_open(aead, p->crypt, s->seq, s->stored,
 					s->stored_len, s->raw_len, s->tag);
 		if (s->error == -EBADMSG)
-			s->why = "chunk fails authentication (tampered, moved, or from another image)";
+			s->why = S2_CHUNK_NOT_AUTHENTIC;
 		else if (s->error)
 			s->why = "chunk decryption failed (crypto API error)";
 		if (s->error)
