@@ -156,7 +156,7 @@ static int image_key(const struct s2_image *img, const struct s2_settings *set,
 	if (!s2_header_encrypted(h)) {
 		if (set->encryption == S2_ENC_NONE)
 			return 0;
-		*why = "image is not encrypted, but its profile requires it (anyone could write one)";
+		*why = "image is not encrypted, but its profile requires it (anyone can write one)";
 		return -EINVAL;
 	}
 	/* Not the image's fault: its AEAD's module may be missing here. */
