@@ -74,6 +74,8 @@
 #include <linux/fs.h>
 #include <unistd.h>
 
+#include "crc32c.h"
+
 #define PAGE		4096
 #define ANCHOR_SIZE	36	/* struct s2_anchor */
 #define HDR_VERSION	8
@@ -119,19 +121,6 @@ static uint64_t get64(const uint8_t *p)
 
 	memcpy(&v, p, sizeof(v));	/* the format is little endian, as x86 */
 	return v;
-}
-
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = ~0U;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78U & -(crc & 1));
-	}
-	return ~crc;
 }
 
 /* crc32c over @len bytes with the 4 at @field taken as zero. */

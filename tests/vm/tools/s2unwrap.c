@@ -31,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "crc32c.h"
+
 #include <sodium.h>
 
 #include "../../../cli/wrap.c"
@@ -67,19 +69,6 @@ static void hex(const char *name, const uint8_t *p, size_t len)
 	for (i = 0; i < len; i++)
 		printf("%02x", p[i]);
 	printf("\n");
-}
-
-static uint32_t crc32c(const uint8_t *p, size_t len)
-{
-	uint32_t crc = ~0U;
-	int k;
-
-	while (len--) {
-		crc ^= *p++;
-		for (k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0x82f63b78U & -(crc & 1));
-	}
-	return ~crc;
 }
 
 static void put32(uint8_t *p, uint32_t v)
