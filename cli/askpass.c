@@ -11,6 +11,8 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "askpass.h"
 #include "options.h"
 
@@ -85,7 +87,7 @@ int askpass_open(struct askpass *a, const char *file, bool helpers)
 static int read_line(struct askpass *a, char *buf)
 {
 	size_t n = 0;
-	bool any = false, big = false;
+	bool any = false, big = false, nul = false;
 	char c;
 
 	for (;;) {
@@ -102,17 +104,24 @@ static int read_line(struct askpass *a, char *buf)
 		any = true;
 		if (c == '\n')
 			break;
+		/* The passphrase is a C string: a NUL would end it early. */
+		if (!c)
+			nul = true;
 		if (n + 1 < ASKPASS_MAX)
 			buf[n++] = c;
 		else
 			big = true;
 	}
-	c = 0;
+	sodium_memzero(&c, sizeof(c));
 	buf[n] = '\0';
 	if (n && buf[n - 1] == '\r')
 		buf[--n] = '\0';
 	if (!any)
 		return -ENODATA;
+	if (nul) {
+		sodium_memzero(buf, ASKPASS_MAX);
+		return -EILSEQ;
+	}
 	return big ? -E2BIG : 0;
 }
 

@@ -92,12 +92,18 @@ bool conf_valid_name(const char *s)
 	return true;
 }
 
-/* A key's NAME: 1 to 64 of A-Z a-z 0-9 . _ -, a file name in keys/. */
+/*
+ * A key's NAME: 1 to 64 of A-Z a-z 0-9 . _ -, a file name in keys/,
+ * starting with a letter or digit (the initramfs hooks' globs skip dot
+ * files, and "." and ".." are no names).
+ */
 bool conf_valid_keyname(const char *s)
 {
 	size_t n = strspn(s, CONF_KEYNAME_CHARS);
 
-	return n && n <= CONF_KEYNAME_MAX && !s[n];
+	return n && n <= CONF_KEYNAME_MAX && !s[n] &&
+	       ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		(*s >= '0' && *s <= '9'));
 }
 
 static bool has_control(const char *s)
@@ -268,7 +274,7 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 			    strlen(CONF_KEYRING_PREFIX)) ||
 		    !conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {
 			snprintf(why, whylen,
-				 "expected keyring:NAME, NAME 1 to %d letters, digits, '.', '_', '-', got '%s'",
+				 "expected keyring:NAME, NAME 1 to %d letters, digits, '.', '_', '-', starting with a letter or digit, got '%s'",
 				 CONF_KEYNAME_MAX, val);
 			return -EINVAL;
 		}

@@ -229,7 +229,7 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 		sodium_memzero(s->pass, sizeof(s->pass));
 		if (!ret)
 			break;
-		if (ret == -EKEYREJECTED || ret == -E2BIG) {
+		if (ret == -EKEYREJECTED || ret == -E2BIG || ret == -EILSEQ) {
 			hib_err("wrong passphrase (try %d of %d)", i,
 				KEYFILE_TRIES);
 			continue;
@@ -299,6 +299,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	struct unlock_secrets *s;
 	struct img_header h;
 	struct tm *tm;
+	size_t i;
 	time_t t;
 	int ret;
 
@@ -344,6 +345,14 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	if (!tm || !strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", tm))
 		snprintf(when, sizeof(when), "%llu",
 			 (unsigned long long)h.created_sec);
+	/*
+	 * The release is read from the disk and not authenticated yet: no
+	 * control bytes from it reach the terminal or plymouth.
+	 */
+	for (i = 0; h.release[i]; i++)
+		if ((unsigned char)h.release[i] < 0x20 ||
+		    (unsigned char)h.release[i] >= 0x7f)
+			h.release[i] = '?';
 	snprintf(prompt, sizeof(prompt),
 		 "Passphrase to resume the hibernation image of %s (%s), key '%s' (id %s): ",
 		 when, h.release, name, have);

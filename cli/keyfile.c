@@ -22,6 +22,8 @@
 
 #define KEYFILE_OPS_MODERATE	3
 #define KEYFILE_MEM_MODERATE	(128 * 1024)	/* KiB */
+#define KEYFILE_OPS_MAX		16
+#define KEYFILE_MEM_MAX		(1024 * 1024)	/* KiB: 1 GiB */
 
 const char *keyfile_dir(char *buf, size_t len)
 {
@@ -68,8 +70,13 @@ static int derive(const uint8_t *head, const char *pass, uint8_t *kek)
 	unsigned long long ops = get_le32(head + 8);
 	size_t mem = (size_t)get_le32(head + 12) * 1024;
 
+	/*
+	 * The cost comes from the file: bounded, so an edited one cannot
+	 * make the unlock hang or exhaust memory in the initramfs.
+	 */
 	if (ops < crypto_pwhash_argon2id_OPSLIMIT_MIN ||
-	    mem < crypto_pwhash_argon2id_MEMLIMIT_MIN)
+	    mem < crypto_pwhash_argon2id_MEMLIMIT_MIN ||
+	    ops > KEYFILE_OPS_MAX || get_le32(head + 12) > KEYFILE_MEM_MAX)
 		return -EINVAL;
 	if (crypto_pwhash(kek, WRAP_KEY_LEN, pass, strlen(pass), head + 16,
 			  ops, mem, crypto_pwhash_ALG_ARGON2ID13))
@@ -131,7 +138,8 @@ static int read_file(const char *path, uint8_t *buf, size_t len,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* Non-blocking: a FIFO in its place must not hang the boot. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st)) {
@@ -314,6 +322,10 @@ static int ask_new(const char *passfile, char *pass, char *again)
 	if (ret == -E2BIG) {
 		hib_err("passphrase too long (at most %d bytes)",
 			ASKPASS_MAX - 1);
+		return ret;
+	}
+	if (ret == -EILSEQ) {
+		hib_err("passphrase refused: it holds a NUL byte, which would end it there");
 		return ret;
 	}
 	if (ret && ret != -ENODATA) {

@@ -307,7 +307,7 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 	}
 	if (ctl->key_name && !conf_valid_keyname(ctl->key_name)) {
 		fprintf(stderr,
-			"hibernate: --setup-key: expected a key name (1 to %d letters, digits, '.', '_', '-'), got '%s'\n",
+			"hibernate: --setup-key: expected a key name (1 to %d letters, digits, '.', '_', '-', starting with a letter or digit), got '%s'\n",
 			CONF_KEYNAME_MAX, ctl->key_name);
 		return usage_error();
 	}

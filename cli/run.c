@@ -517,6 +517,12 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = HIB_EXIT_USAGE;
 		goto out;
 	}
+	if (needs_root(ctl, &r.cfs) && getenv("HIBERNATE_KEYDIR")) {
+		hib_err("HIBERNATE_KEYDIR is set (%s): it is for tests, not for a run against the live configfs; unset it",
+			getenv("HIBERNATE_KEYDIR"));
+		ret = HIB_EXIT_USAGE;
+		goto out;
+	}
 	if (!ctl->dry_run && needs_root(ctl, &r.cfs)) {
 		ret = perm_need_root();
 		if (ret)

@@ -335,6 +335,18 @@ static void test_encryption_key(void **state)
 	assert_int_equal(conf_check_value(k, "keyring:a b", norm,
 					  sizeof(norm), why, sizeof(why)),
 			 -EINVAL);
+	/* A letter or digit first: the initramfs hooks skip dot files. */
+	assert_int_equal(conf_check_value(k, "keyring:.x", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(conf_check_value(k, "keyring:..", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(conf_check_value(k, "keyring:-x", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_int_equal(conf_check_value(k, "keyring:9.x", norm,
+					  sizeof(norm), why, sizeof(why)), 0);
 	assert_int_equal(conf_check_value(k, "tpm", norm, sizeof(norm), why,
 					  sizeof(why)), -EOPNOTSUPP);
 

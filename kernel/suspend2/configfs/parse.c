@@ -3,6 +3,7 @@
  * Text in, typed values out: the words and numbers of configfs writes,
  * with nothing of configfs itself, so tests/configfs_kunit.c builds it.
  */
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include "configfs.h"
@@ -70,5 +71,6 @@ bool s2_keyspec_valid(const char *spec)
 		return false;
 	spec += strlen(S2_KEYRING_PREFIX);
 	len = strspn(spec, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
-	return len && len <= S2_KEYNAME_MAX && !spec[len];
+	/* A letter or digit first, as hibernate(8) names key files. */
+	return len && len <= S2_KEYNAME_MAX && !spec[len] && isalnum(spec[0]);
 }

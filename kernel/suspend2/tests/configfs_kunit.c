@@ -98,9 +98,30 @@ static void s2_parse_words(struct kunit *test)
 			-EINVAL);
 }
 
+/* The key attribute: keyring:NAME as hibernate(8) names key files. */
+static void s2_parse_keyspec(struct kunit *test)
+{
+	char name[8 + S2_KEYNAME_MAX + 2] = "keyring:";
+
+	KUNIT_EXPECT_TRUE(test, s2_keyspec_valid("keyring:laptop"));
+	KUNIT_EXPECT_TRUE(test, s2_keyspec_valid("keyring:9.x_y-z"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:.x"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:.."));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:-x"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:a/b"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("keyring:a b"));
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid("laptop"));
+	memset(name + 8, 'k', S2_KEYNAME_MAX);
+	KUNIT_EXPECT_TRUE(test, s2_keyspec_valid(name));
+	name[8 + S2_KEYNAME_MAX] = 'k';
+	KUNIT_EXPECT_FALSE(test, s2_keyspec_valid(name));
+}
+
 static struct kunit_case s2_configfs_cases[] = {
 	KUNIT_CASE(s2_parse_numbers),
 	KUNIT_CASE(s2_parse_words),
+	KUNIT_CASE(s2_parse_keyspec),
 	{}
 };
 
