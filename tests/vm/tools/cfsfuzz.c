@@ -221,14 +221,15 @@ static long wr(const char *path, const char *p, size_t n)
 
 /* ------------------------------------------------------ the contract */
 
-enum kind { K_RO, K_ACTION, K_SELECT, K_WORD, K_TARGET, K_NUM };
+enum kind { K_RO, K_ACTION, K_SELECT, K_WORD, K_TARGET, K_NUM, K_KEY };
 
 struct words {
 	int n;
 	char w[MAX_WORDS][32];
 };
 
-static struct words compressors, writers, checksums, powerdowns, actions;
+static struct words compressors, writers, checksums, powerdowns, actions,
+	encryptions;
 
 static void words_set(struct words *ws, const char *list)
 {
@@ -262,6 +263,7 @@ static void load_capabilities(void)
 	words_set(&compressors, "none lzo lz4 lz4hc zstd deflate");
 	words_set(&writers, "swap swapfile file bdev");
 	words_set(&checksums, "none crc32c");
+	words_set(&encryptions, "none aes-gcm chacha20-poly1305");
 	words_set(&powerdowns, "shutdown platform reboot");
 	words_set(&actions, "hibernate test resume invalidate");
 	snprintf(path, sizeof(path), "%s/capabilities", root);
@@ -280,6 +282,8 @@ static void load_capabilities(void)
 			words_set(&writers, colon);
 		else if (!strcmp(line, "checksums"))
 			words_set(&checksums, colon);
+		else if (!strcmp(line, "encryption"))
+			words_set(&encryptions, colon);
 		else if (!strcmp(line, "powerdown"))
 			words_set(&powerdowns, colon);
 		else if (!strcmp(line, "actions")) {
@@ -341,7 +345,7 @@ static const char * const root_attrs[] = {
 
 static const char * const result_attrs[] = {
 	"status", "error", "profile", "writer", "compressor", "checksum",
-	"time_freeze_user_us", "time_sync_us", "time_freeze_kernel_us",
+	"encryption", "time_freeze_user_us", "time_sync_us", "time_freeze_kernel_us",
 	"time_snapshot_us", "time_write_us", "time_read_us",
 	"time_restore_us", "time_thaw_us", "offline_ms", "image_pages",
 	"bytes_raw", "bytes_written", "write_kbps", "read_kbps", "verified",
@@ -443,6 +447,11 @@ static void classify(struct attr *a, int in_profile)
 	} else if (!strcmp(n, "powerdown")) {
 		a->kind = K_WORD;
 		a->words = &powerdowns;
+	} else if (!strcmp(n, "encryption")) {
+		a->kind = K_WORD;
+		a->words = &encryptions;
+	} else if (!strcmp(n, "key")) {
+		a->kind = K_KEY;
 	} else if (!strcmp(n, "target")) {
 		a->kind = K_TARGET;
 	} else if (numrange(n)) {
@@ -571,6 +580,26 @@ static int check_word(const struct val *v, const struct words *ws)
 	return one_line(v, &n) && words_has(ws, v->data, n);
 }
 
+/* The key attribute: empty, or keyring:NAME as docs/configfs.md says. */
+static int check_keyspec(const struct val *v)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		"abcdefghijklmnopqrstuvwxyz0123456789._-";
+	size_t n, i;
+
+	if (!one_line(v, &n))
+		return 0;
+	if (!n)
+		return 1;
+	if (n <= 8 || n > 8 + 64 || memcmp(v->data, "keyring:", 8) ||
+	    !isalnum((unsigned char)v->data[8]))
+		return 0;
+	for (i = 8; i < n; i++)
+		if (!v->data[i] || !strchr(chars, v->data[i]))
+			return 0;
+	return 1;
+}
+
 static int check_loads(const struct val *v)
 {
 	unsigned int a, b, c, d, e, f;
@@ -624,10 +653,13 @@ static void check_profile(const char *name, int want_defaults)
 		} else if (numrange(a)) {
 			ok = check_number(&v, numrange(a)->min,
 					  numrange(a)->max);
+		} else if (!strcmp(a, "key")) {
+			ok = check_keyspec(&v);
 		} else {
 			ok = check_word(&v, !strcmp(a, "writer") ? &writers :
 					!strcmp(a, "compressor") ? &compressors :
 					!strcmp(a, "checksum") ? &checksums :
+					!strcmp(a, "encryption") ? &encryptions :
 					&powerdowns);
 		}
 		if (!ok)
@@ -663,6 +695,8 @@ static void check_results(void)
 			      (v.data[0] == '-' && isdigit(v.data[1])));
 		else if (!strcmp(a, "checksum"))
 			ok = check_word(&v, &checksums);
+		else if (!strcmp(a, "encryption"))
+			ok = check_word(&v, &encryptions);
 		else if (!strcmp(a, "verified"))
 			ok = one_line(&v, &n) &&
 			     ((n == 3 && !memcmp(v.data, "yes", 3)) ||
@@ -974,6 +1008,32 @@ static void gen_name(char *s, size_t size)
 	s[n] = '\0';
 }
 
+/* keyring:NAME around its limits, and the reserved tpm. */
+static void gen_keyspec(struct buf *b)
+{
+	static const char *const edge[] = {
+		"keyring:laptop", "keyring:", "keyring:.x", "keyring:-x",
+		"keyring:a/b", "keyring:a b", "tpm", "tpm:0", "keyring",
+		"KEYRING:x", "keyring:9",
+	};
+	char s[80];
+	size_t n, i;
+
+	if (chance(50)) {
+		buf_str(b, edge[rn(sizeof(edge) / sizeof(edge[0]))]);
+	} else {
+		n = 62 + rn(5);		/* around the 64-byte name limit */
+		for (i = 0; i < n; i++)
+			s[i] = "abcdefgh0123._-"[rn(15)];
+		s[0] = 'k';
+		s[n] = '\0';
+		buf_str(b, "keyring:");
+		buf_str(b, s);
+	}
+	if (chance(50))
+		add_decorated_tail(b);
+}
+
 static void gen_payload(struct buf *b, const struct attr *a)
 {
 	int r = (int)rn(100);
@@ -1001,6 +1061,9 @@ static void gen_payload(struct buf *b, const struct attr *a)
 		break;
 	case K_TARGET:
 		gen_target(b);
+		break;
+	case K_KEY:
+		gen_keyspec(b);
 		break;
 	case K_SELECT:
 		if (chance(20)) {
