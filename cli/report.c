@@ -106,7 +106,14 @@ void report_text(FILE *out, const struct results *r)
 		"compressor", *r->compressor ? r->compressor : "-",
 		*r->writer ? r->writer : "-",
 		*r->checksum ? r->checksum : "-");
-	if (*r->encryption)
+	if (*r->encryption && strcmp(r->encryption, "none"))
+		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)\n",
+			"encryption", r->encryption,
+			(unsigned long long)(r->write_crypt_us / 1000),
+			(unsigned long long)(r->write_crypt_us % 1000),
+			(unsigned long long)(r->read_crypt_us / 1000),
+			(unsigned long long)(r->read_crypt_us % 1000));
+	else if (*r->encryption)
 		fprintf(out, "  %-24s %s\n", "encryption", r->encryption);
 	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
 		"throughput", (unsigned long long)r->write_kbps,
@@ -264,6 +271,9 @@ static void json_results_body(FILE *out, const struct results *r,
 	json_string(out, r->checksum);
 	fprintf(out, ",\n%s\"encryption\": ", ind);
 	json_string(out, r->encryption);
+	fprintf(out, ",\n%s\"crypt_us\": {\"write\": %llu, \"read\": %llu}",
+		ind, (unsigned long long)r->write_crypt_us,
+		(unsigned long long)r->read_crypt_us);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
 	fprintf(out, ",\n%s\"time_us\": {", ind);

@@ -40,6 +40,8 @@ struct results {
 	uint64_t write_io_wait_us;
 	uint64_t read_cpu_wait_us;
 	uint64_t read_io_wait_us;
+	uint64_t write_crypt_us;	/* the workers' time in the AEAD */
+	uint64_t read_crypt_us;
 	char avenrun_saved[64];
 	char avenrun_thaw[64];
 	char avenrun_restored[64];

@@ -92,6 +92,8 @@ struct s2_results {
 	u64 write_io_wait_us;
 	u64 read_cpu_wait_us;
 	u64 read_io_wait_us;
+	u64 write_crypt_us;
+	u64 read_crypt_us;
 	bool verified;
 	unsigned long avenrun_saved[3];
 	unsigned long avenrun_thaw[3];

@@ -106,6 +106,7 @@
 	X(verified, yesno) X(threads, u32) X(pipeline_bytes, u64)	\
 	X(write_cpu_wait_us, u64) X(write_io_wait_us, u64)		\
 	X(read_cpu_wait_us, u64) X(read_io_wait_us, u64)		\
+	X(write_crypt_us, u64) X(read_crypt_us, u64)			\
 	X(avenrun_saved, loads) X(avenrun_thaw, loads)			\
 	X(avenrun_restored, loads) X(refused_tasks, own)
 

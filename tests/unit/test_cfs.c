@@ -285,6 +285,9 @@ static void test_report(void **state)
 	put_file(d, "results/write_io_wait_us", "67\n");
 	put_file(d, "results/read_cpu_wait_us", "0\n");
 	put_file(d, "results/read_io_wait_us", "99000\n");
+	put_file(d, "results/encryption", "aes-gcm\n");
+	put_file(d, "results/write_crypt_us", "1500250\n");
+	put_file(d, "results/read_crypt_us", "7\n");
 	assert_int_equal(results_read(&fs, &r), 0);
 	assert_true(r.has_pipeline);
 	out = open_memstream(&text, &len);
@@ -293,6 +296,7 @@ static void test_report(void **state)
 	assert_non_null(strstr(text, "pipeline                 2 threads, 1280 KiB of buffers"));
 	assert_non_null(strstr(text, "writing waited           12.345 ms for compression, 0.067 ms for the device"));
 	assert_non_null(strstr(text, "reading waited           0.000 ms for decompression, 99.000 ms for the device"));
+	assert_non_null(strstr(text, "encryption               aes-gcm, 1500.250 ms sealing, 0.007 ms opening"));
 	free(text);
 	out = open_memstream(&text, &len);
 	report_json(out, &r);
@@ -300,6 +304,7 @@ static void test_report(void **state)
 	assert_int_equal(json_parses(text), 0);
 	assert_non_null(strstr(text, "\"pipeline_bytes\": 1310720"));
 	assert_non_null(strstr(text, "\"wait_us\": {\"write_cpu\": 12345, \"write_io\": 67, \"read_cpu\": 0, \"read_io\": 99000}"));
+	assert_non_null(strstr(text, "\"crypt_us\": {\"write\": 1500250, \"read\": 7}"));
 	free(text);
 
 	/* Garbage from an odd module still gives valid JSON. */

@@ -51,6 +51,8 @@ struct s2_boot_record {
 	u64 write_io_wait_us;
 	u64 read_cpu_wait_us;
 	u64 read_io_wait_us;
+	u64 write_crypt_us;
+	u64 read_crypt_us;
 	u32 threads;
 	u32 read_threads;
 	u64 pipeline_bytes;
@@ -217,6 +219,8 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 		r->write_io_wait_us = rec->write_io_wait_us;
 		r->read_cpu_wait_us = rec->read_cpu_wait_us;
 		r->read_io_wait_us = rec->read_io_wait_us;
+		r->write_crypt_us = rec->write_crypt_us;
+		r->read_crypt_us = rec->read_crypt_us;
 	} else {
 		pr_warn("resumed without the boot kernel's record\n");
 	}
@@ -261,6 +265,7 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set,
 	r->read_kbps = s2_kbps(r->bytes_raw, st.read_us);
 	r->read_cpu_wait_us = st.decompress_wait_us;
 	r->read_io_wait_us = st.io_wait_us;
+	r->read_crypt_us = st.crypt_us;
 	/* Without checksums or tags the data was read back, unverified. */
 	r->verified = checksummed;
 	s2_results_unlock();
@@ -283,6 +288,7 @@ static void s2_record_write(const struct s2_write_stats *st,
 	r->pipeline_bytes = st->pipeline_bytes;
 	r->write_cpu_wait_us = st->compress_wait_us;
 	r->write_io_wait_us = st->io_wait_us;
+	r->write_crypt_us = st->crypt_us;
 	s2_results_unlock();
 }
 
@@ -706,6 +712,8 @@ static void s2_leave_boot_record(const struct s2_image *img,
 	rec.write_io_wait_us = le64_to_cpu(h->write_io_wait_us);
 	rec.read_cpu_wait_us = st->decompress_wait_us;
 	rec.read_io_wait_us = st->io_wait_us;
+	rec.write_crypt_us = le32_to_cpu(h->write_crypt_us);
+	rec.read_crypt_us = st->crypt_us;
 	rec.threads = le32_to_cpu(h->threads);
 	rec.pipeline_bytes = max(st->pipeline_bytes,
 				 s2_pipeline_bytes_for(rec.threads,

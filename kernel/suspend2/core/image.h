@@ -22,6 +22,7 @@ struct s2_write_stats {
 	u64 pipeline_bytes;	/* memory of the chunk ring and I/O buffers */
 	u64 compress_wait_us;	/* writer waited for compression */
 	u64 io_wait_us;		/* writer waited for the device */
+	u64 crypt_us;		/* the workers' time sealing chunks */
 };
 
 /* Timings of the hibernating kernel that only the image can carry over. */
@@ -67,6 +68,7 @@ struct s2_read_stats {
 	u64 pipeline_bytes;
 	u64 decompress_wait_us;	/* reader waited for decompression */
 	u64 io_wait_us;		/* reader waited for the device */
+	u64 crypt_us;		/* the workers' time opening chunks */
 };
 
 /*

@@ -478,6 +478,7 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 	if (!error)
 		s2_progress_end(&progress);
 	st->decompress_wait_us = l->pipe.drain_wait_us;
+	st->crypt_us = div_u64(l->pipe.crypt_ns, NSEC_PER_USEC);
 	s2_reader_stop(&l->si.reader);
 	blk_finish_plug(&plug);
 	st->io_wait_us = l->io.wait_us;

@@ -248,6 +248,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		s2_progress_update(&progress, written);
 	}
 	st->compress_wait_us = pipe.drain_wait_us;
+	st->crypt_us = div_u64(pipe.crypt_ns, NSEC_PER_USEC);
 	s2_pipeline_stop(&pipe);
 	if (!error)
 		s2_progress_end(&progress);
@@ -429,6 +430,7 @@ out_io:
 	info.write_us = ktime_us_delta(ktime_get(), start);
 	info.write_cpu_wait_us = st->compress_wait_us;
 	info.write_io_wait_us = st->io_wait_us;
+	info.write_crypt_us = st->crypt_us;
 	info.threads = st->threads;
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
 	if (so.digest)

@@ -35,13 +35,18 @@ unsigned int s2_pipeline_threads(unsigned int wanted)
 static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 			    struct s2_compressor *comp, struct s2_aead *aead)
 {
+	ktime_t start;
+
 	s->error = 0;
+	s->crypt_ns = 0;
 	if (p->compress) {
 		s->stored_len = s2_compress(comp, s->raw, s->raw_len,
 					    s->stored, S2_CHUNK_BYTES);
 		if (p->crypt) {
+			start = ktime_get();
 			s->error = s2_aead_seal(aead, p->crypt, s->seq, s->stored,
 						s->stored_len, s->raw_len, s->tag);
+			s->crypt_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 			if (s->error) {
 				s->why = "chunk encryption failed";
 				return;
@@ -56,8 +61,10 @@ static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 		return;
 	}
 	if (p->crypt) {
+		start = ktime_get();
 		s->error = s2_aead_open(aead, p->crypt, s->seq, s->stored,
 					s->stored_len, s->raw_len, s->tag);
+		s->crypt_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 		if (s->error == -EBADMSG)
 			s->why = S2_CHUNK_NOT_AUTHENTIC;
 		else if (s->error)
@@ -261,6 +268,7 @@ static bool s2_oldest_done(struct s2_pipeline *p)
 
 struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
 {
+	struct s2_slot *s;
 	ktime_t start;
 
 	spin_lock(&p->lock);
@@ -273,7 +281,10 @@ struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
 	/* The busy workers count as load already; their feeder does not. */
 	wait_event_idle(p->done_wait, s2_oldest_done(p));
 	p->drain_wait_us += ktime_us_delta(ktime_get(), start);
-	return &p->slots[p->next_drain % p->nr_slots];
+	s = &p->slots[p->next_drain % p->nr_slots];
+	/* Done: the worker let go of the slot under the lock we took. */
+	p->crypt_ns += s->crypt_ns;
+	return s;
 }
 
 void s2_pipeline_release(struct s2_pipeline *p)

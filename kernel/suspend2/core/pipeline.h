@@ -33,6 +33,7 @@ struct s2_slot {
 	u32 crc;		/* computed (write) or expected (read) */
 	u32 seq;		/* the chunk's place in the stream */
 	u8 tag[S2_TAG_LEN];	/* AEAD tag: computed or expected */
+	u64 crypt_ns;		/* the worker's time in the AEAD */
 	int error;
 	const char *why;
 	enum s2_slot_state state;
@@ -55,6 +56,7 @@ struct s2_pipeline {
 	wait_queue_head_t work_wait;
 	wait_queue_head_t done_wait;
 	u64 drain_wait_us;	/* time the feeder waited for workers */
+	u64 crypt_ns;		/* the workers' AEAD time, drained slots */
 };
 
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,

@@ -92,6 +92,8 @@ void s2_header_seal(struct s2_image_header *h, const struct s2_image_info *info)
 	h->write_cpu_wait_us = cpu_to_le64(info->write_cpu_wait_us);
 	h->write_io_wait_us = cpu_to_le64(info->write_io_wait_us);
 	h->threads = cpu_to_le32(info->threads);
+	h->write_crypt_us = cpu_to_le32(min_t(u64, info->write_crypt_us,
+					      U32_MAX));
 	h->flags = cpu_to_le32(info->flags);
 	h->crypt = info->crypt;
 	h->header_crc = cpu_to_le32(header_crc(h));
@@ -279,8 +281,9 @@ int s2_header_check(const struct s2_image_header *h,
 	/* Zero as written: anything else is another format or damage. */
 	if (!field_is_zero(h->pad, sizeof(h->pad)))
 		return refuse(why, "image header pad is not 0");
-	if (h->reserved)
-		return refuse(why, "image header reserved is not 0");
+	/* Only an encrypted image's writer spent time sealing chunks. */
+	if (h->write_crypt_us && !s2_header_encrypted(h))
+		return refuse(why, "image header write_crypt_us is set on an unencrypted image");
 	if (le32_to_cpu(h->flags) & ~S2_FLAGS_KNOWN)
 		return refuse(why, "image header flags has unknown bits");
 	if (!threads || threads > S2_MAX_THREADS)

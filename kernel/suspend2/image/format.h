@@ -127,7 +127,7 @@ struct s2_image_header {
 	__le64	write_cpu_wait_us;	/* writing waited for compression */
 	__le64	write_io_wait_us;	/* writing waited for the device */
 	__le32	threads;		/* compression threads */
-	__le32	reserved;
+	__le32	write_crypt_us;		/* workers' time sealing, saturating */
 	__le32	flags;
 	struct s2_header_crypt crypt;
 	u8	header_tag[S2_TAG_LEN];	/* AEAD tag over all fields before it */
@@ -198,6 +198,7 @@ struct s2_image_info {
 	u64 snapshot_us;
 	u64 write_us;
 	u64 write_cpu_wait_us;
+	u64 write_crypt_us;
 	u64 write_io_wait_us;
 	u32 threads;
 	u32 flags;

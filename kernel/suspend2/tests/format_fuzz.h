@@ -293,7 +293,7 @@ static const struct fz_field fz_fields[] = {
 	FZ_H(write_cpu_wait_us, 8, FZ_INFO, ""),
 	FZ_H(write_io_wait_us, 8, FZ_INFO, ""),
 	FZ_H(threads, 4, FZ_CHECKED, "threads"),
-	FZ_H(reserved, 4, FZ_CHECKED, "reserved"),
+	FZ_H(write_crypt_us, 4, FZ_CHECKED, "write_crypt_us"),
 	FZ_H(flags, 4, FZ_CHECKED, "flags"),
 	FZ_H(header_crc, 4, FZ_CHECKED, "checksum"),
 	FZ_I("next", 0, 8, "next"),

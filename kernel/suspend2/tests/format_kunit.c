@@ -365,7 +365,8 @@ static void s2_header_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, chunk_pages), 298UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, created_sec), 302UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, threads), 342UL);
-	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, reserved), 346UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, write_crypt_us),
+			346UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, flags), 350UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_anchor, header_crc), 8UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_anchor, reserved), 12UL);

@@ -27,6 +27,7 @@ typedef __u64 u64;
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))
 #define U64_MAX			UINT64_MAX
+#define U32_MAX			UINT32_MAX
 /* The kernel's, whose message is optional. */
 #undef static_assert
 #define static_assert(e, ...)	_Static_assert(e, #e)

@@ -350,7 +350,8 @@ static const char * const result_attrs[] = {
 	"time_restore_us", "time_thaw_us", "offline_ms", "image_pages",
 	"bytes_raw", "bytes_written", "write_kbps", "read_kbps", "verified",
 	"threads", "pipeline_bytes", "write_cpu_wait_us", "write_io_wait_us",
-	"read_cpu_wait_us", "read_io_wait_us", "avenrun_saved",
+	"read_cpu_wait_us", "read_io_wait_us", "write_crypt_us",
+	"read_crypt_us", "avenrun_saved",
 	"avenrun_thaw", "avenrun_restored", "refused_tasks", NULL
 };
 
