@@ -81,7 +81,7 @@ check "t.pub 0644" test "$(mode "$T/keys/t.pub")" = 644
 check "t.auth 0600" test "$(mode "$T/keys/t.auth")" = 600
 check "t.pub is 32 bytes" test "$(stat -c %s "$T/keys/t.pub")" = 32
 check "t.auth is 32 bytes" test "$(stat -c %s "$T/keys/t.auth")" = 32
-check "t.sec is 136 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 136
+check "t.sec is 144 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 144
 check "--setup-key: names the authentication key" grep -q "authentication key $T/keys/t.auth" "$T/err"
 check "t.sec starts with S2SK" test "$(head -c 4 "$T/keys/t.sec")" = S2SK
 cp "$T/keys/t.pub" "$T/t.pub.old"

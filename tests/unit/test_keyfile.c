@@ -4,7 +4,8 @@
  * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
  * modes and sizes of what is written (NAME.auth included), the
  * refusals, a wrap that does not open without the authentication key,
- * and the unwrap of
+ * a .pub and .sec of two key pairs told without a passphrase, and the
+ * unwrap of
  * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
  * too, so hibernate and the module agree on the wrap.
  */
@@ -138,7 +139,7 @@ static void test_setup_unlock(void **state)
 	assert_int_equal(mode_of("k1.pub"), 0644);
 	assert_int_equal(mode_of("k1.auth"), 0600);
 	assert_int_equal(size_of("k1.sec"), KEYFILE_SEC_LEN);
-	assert_int_equal(KEYFILE_SEC_LEN, 136);
+	assert_int_equal(KEYFILE_SEC_LEN, 144);
 	assert_int_equal(size_of("k1.pub"), WRAP_KEY_LEN);
 	assert_int_equal(size_of("k1.auth"), WRAP_AUTH_LEN);
 	assert_int_equal(keyfile_read_pub("k1", pub), 0);
@@ -256,6 +257,92 @@ static void test_refusals(void **state)
 	assert_int_equal(keyfile_read_pub("k3", pub), -ENOENT);
 	assert_int_equal(keyfile_read_auth("k3", auth), -ENOENT);
 	sodium_free(auth2);
+	sodium_free(auth);
+	sodium_free(secret);
+}
+
+static void key_path(const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", keydir, name);
+}
+
+static void copy_key(const char *from, const char *to)
+{
+	char a[256], b[256], cmd[600];
+
+	key_path(from, a, sizeof(a));
+	key_path(to, b, sizeof(b));
+	snprintf(cmd, sizeof(cmd), "cp -p %s %s", a, b);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A --setup-key --force cut short between its renames leaves a .sec of
+ * the old pair with the .pub of the new: told by the key id in the .sec
+ * header, without a passphrase, not as a wrong one.
+ */
+static void test_pair(void **state)
+{
+	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+	uint8_t *auth = sodium_malloc(WRAP_AUTH_LEN);
+	uint8_t pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
+	uint8_t sec_id[WRAP_KEY_ID_LEN], pub_id[WRAP_KEY_ID_LEN];
+	uint8_t sec[KEYFILE_SEC_LEN];
+	char path[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(secret);
+	assert_non_null(auth);
+	set_pass("old\n");
+	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, false), 0);
+	/* The layout: version 2, the key id of the .pub after the cost. */
+	assert_int_equal(keyfile_read_pub("k5", pub), 0);
+	wrap_key_id(pub, id);
+	key_path("k5.sec", path, sizeof(path));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(sec, 1, sizeof(sec), f), sizeof(sec));
+	fclose(f);
+	assert_memory_equal(sec, "S2SK\2\0\0\0", 8);
+	assert_memory_equal(sec + 16, id, sizeof(id));
+	assert_int_equal(keyfile_check_pair("k5", sec_id, pub_id), 0);
+	assert_memory_equal(sec_id, id, sizeof(id));
+	assert_memory_equal(pub_id, id, sizeof(id));
+
+	copy_key("k5.sec", "old.sec");
+	set_pass("new\n");
+	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, true), 0);
+	copy_key("old.sec", "k5.sec");
+	assert_int_equal(keyfile_check_pair("k5", sec_id, pub_id), -ESTALE);
+	assert_memory_equal(sec_id, id, sizeof(id));
+	assert_memory_not_equal(pub_id, id, sizeof(id));
+	/* Neither passphrase: the files, not the passphrase, are wrong. */
+	assert_int_equal(keyfile_unlock("k5", "old", secret, auth), -ESTALE);
+	assert_int_equal(keyfile_unlock("k5", "new", secret, auth), -ESTALE);
+
+	/* A key id edited to match: the seal's associated data says no. */
+	key_path("k5.sec", path, sizeof(path));
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+	assert_int_equal(fwrite(pub_id, 1, sizeof(pub_id), f),
+			 sizeof(pub_id));
+	fclose(f);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), 0);
+	assert_int_equal(keyfile_unlock("k5", "old", secret, auth),
+			 -EKEYREJECTED);
+	/* Another version, or a missing .sec. */
+	sec[4] = 1;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(sec, 1, sizeof(sec), f), sizeof(sec));
+	fclose(f);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -EINVAL);
+	assert_int_equal(truncate(path, 136), 0);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -EINVAL);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -ENOENT);
 	sodium_free(auth);
 	sodium_free(secret);
 }
@@ -409,6 +496,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_unlock),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_wrap_seal),
 		cmocka_unit_test(test_hkdf),
