@@ -4,8 +4,9 @@
  * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
  * modes and sizes of what is written (NAME.auth included), the
  * refusals, a wrap that does not open without the authentication key,
- * a .pub and .sec of two key pairs told without a passphrase, and the
- * unwrap of
+ * a .pub and .sec of two key pairs told without a passphrase, the owner
+ * and mode rules of the key files, an initramfs older than the key, and
+ * the unwrap of
  * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
  * too, so hibernate and the module agree on the wrap.
  */
@@ -15,10 +16,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -27,6 +30,7 @@
 #include "../../kernel/suspend2/image/format.h"
 #include "../../cli/imghdr.h"
 #include "../../cli/keyfile.h"
+#include "../../cli/keytrust.h"
 #include "../../cli/wrap.h"
 
 /* imghdr.h's offsets are those of the module's header. */
@@ -347,6 +351,129 @@ static void test_pair(void **state)
 	sodium_free(secret);
 }
 
+/* keytrust_files() on NAME's files: want, and why naming path. */
+static void check_trust(const char *name, int want, const char *path,
+			const char *text)
+{
+	char why[1024];
+
+	assert_int_equal(keytrust_files(name, why, sizeof(why)), want);
+	if (!want)
+		return;
+	assert_non_null(strstr(why, path));
+	assert_non_null(strstr(why, text));
+}
+
+static void test_trust(void **state)
+{
+	char pub[256], sec[256], auth[256];
+
+	(void)state;
+	set_pass("trust\n");
+	assert_int_equal(keyfile_setup("k6", KDF_MIN, passfile, false), 0);
+	key_path("k6.pub", pub, sizeof(pub));
+	key_path("k6.sec", sec, sizeof(sec));
+	key_path("k6.auth", auth, sizeof(auth));
+	check_trust("k6", 0, NULL, NULL);
+	/* Whoever may write the .pub chooses the key images are for. */
+	assert_int_equal(chmod(pub, 0664), 0);
+	check_trust("k6", -EPERM, pub, "mode 0664 (writable by its group)");
+	assert_int_equal(chmod(pub, 0644), 0);
+	assert_int_equal(chmod(keydir, 0703), 0);
+	check_trust("k6", -EPERM, keydir, "(writable by others)");
+	assert_int_equal(chmod(keydir, 0700), 0);
+	/* The secrets: open to root alone. */
+	assert_int_equal(chmod(sec, 0644), 0);
+	check_trust("k6", -EPERM, sec, "mode 0644 (open to group and others)");
+	assert_int_equal(chmod(sec, 0600), 0);
+	assert_int_equal(chmod(auth, 0640), 0);
+	check_trust("k6", -EPERM, auth, "chmod 600");
+	assert_int_equal(chmod(auth, 0600), 0);
+	/* Owned by someone else: theirs to change (root only can chown). */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(pub, 65534, 0), 0);
+		check_trust("k6", -EPERM, pub, "owned by uid 65534");
+		assert_int_equal(chown(pub, 0, 0), 0);
+		assert_int_equal(chown(sec, 65534, 0), 0);
+		check_trust("k6", -EPERM, sec, "chown root");
+		assert_int_equal(chown(sec, 0, 0), 0);
+		assert_int_equal(chown(keydir, 65534, 0), 0);
+		check_trust("k6", -EPERM, keydir, "owned by uid 65534");
+		assert_int_equal(chown(keydir, 0, 0), 0);
+	}
+	/* A link in a key file's place: not a key file. */
+	assert_int_equal(rename(pub, "/tmp/test_keyfile.k6.pub"), 0);
+	assert_int_equal(symlink("/tmp/test_keyfile.k6.pub", pub), 0);
+	check_trust("k6", -EPERM, pub, "not a regular file");
+	assert_int_equal(unlink(pub), 0);
+	assert_int_equal(rename("/tmp/test_keyfile.k6.pub", pub), 0);
+	/* A missing file is for its reader to report. */
+	assert_int_equal(rename(auth, "/tmp/test_keyfile.k6.auth"), 0);
+	check_trust("k6", 0, NULL, NULL);
+	assert_int_equal(rename("/tmp/test_keyfile.k6.auth", auth), 0);
+	check_trust("k6", 0, NULL, NULL);
+}
+
+/* The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's + delta. */
+static void set_initramfs(const char *sysroot, const char *fmt,
+			  const char *key, int delta)
+{
+	char dir[256], img[512], rel[256];
+	struct timespec t[2];
+	struct utsname u;
+	struct stat st;
+	FILE *f;
+
+	assert_int_equal(uname(&u), 0);
+	snprintf(dir, sizeof(dir), "%s/boot", sysroot);
+	mkdir(dir, 0755);
+	snprintf(rel, sizeof(rel), fmt, u.release);
+	snprintf(img, sizeof(img), "%s%s", sysroot, rel);
+	f = fopen(img, "w");
+	assert_non_null(f);
+	fclose(f);
+	key_path(key, rel, sizeof(rel));
+	assert_int_equal(stat(rel, &st), 0);
+	t[0] = st.st_mtim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec += delta;
+	assert_int_equal(utimensat(AT_FDCWD, img, t, 0), 0);
+}
+
+static void test_initramfs(void **state)
+{
+	char sysroot[] = "/tmp/test_keyfile_root.XXXXXX", why[1024], cmd[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(sysroot));
+	setenv("HIBERNATE_SYSROOT", sysroot, 1);
+	set_pass("initramfs\n");
+	assert_int_equal(keyfile_setup("k7", KDF_MIN, passfile, false), 0);
+	/* No initramfs: nothing to say. */
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", -60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "/boot/initrd.img-"));
+	assert_non_null(strstr(why, "is older than"));
+	assert_non_null(strstr(why, "k7.pub"));
+	assert_non_null(strstr(why, "update-initramfs -u"));
+	/* Rebuilt after the key: fine; at the same instant, not older. */
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/* The .pub is renamed last, its .tmp written last: the newer. */
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", 0);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/* dracut's name, when initramfs-tools' is not there. */
+	snprintf(cmd, sizeof(cmd), "rm -f %s/boot/initrd.img-*", sysroot);
+	assert_int_equal(system(cmd), 0);
+	set_initramfs(sysroot, "/boot/initramfs-%s.img", "k7.sec", -1);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "/boot/initramfs-"));
+	unsetenv("HIBERNATE_SYSROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysroot);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* One "name = hex" line of the vector into buf. */
 static void vec(const char *name, uint8_t *buf, size_t len)
 {
@@ -497,6 +624,8 @@ int main(void)
 		cmocka_unit_test(test_setup_unlock),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_trust),
+		cmocka_unit_test(test_initramfs),
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_wrap_seal),
 		cmocka_unit_test(test_hkdf),
