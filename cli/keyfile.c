@@ -482,7 +482,8 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	keyfile_hex(id, sizeof(id), id_hex);
 	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
 		 name, id_hex, pub_path, sec_path, auth_path);
-	hib_info("the initramfs must be updated to resume images written for it: update-initramfs -u (or dracut -f)");
+	/* The initramfs unlocks the image: without this key, it cannot. */
+	hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): update-initramfs -u (or dracut -f)");
 out:
 	sodium_memzero(s, sizeof(*s));
 	sodium_free(s);
