@@ -5,7 +5,9 @@
 # alike), --setup-key writes the three files with the right modes and
 # refuses to replace them, a cycle hands the module one 64-byte logon key,
 # --resume of an encrypted image that does not unlock leaves it alone
-# (exit 8), and the initramfs hooks never copy the authentication key.
+# (exit 8), a signal at a prompt leaves the terminal's echo on (on a
+# pseudo-terminal, tests/unit/ttysig.py), and the initramfs hooks never
+# copy the authentication key.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -288,6 +290,26 @@ resume_tree
 expect_rc "--resume, askpass gives up: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "askpass gave up: said" grep -q "the passphrase prompt ($T/lib/cryptsetup/askpass) gave up" "$T/err"
 rm -rf "$T/lib"
+# Killed at a prompt with echo off (Ctrl-C, SIGTERM, a hangup), the
+# terminal gets its echo back before the process dies.
+tty_sig() {
+	local name=$1
+	shift
+	if python3 "$TOP/tests/unit/ttysig.py" "$@" >"$T/tty.out" 2>&1; then
+		pass "$name"
+	else
+		fail "$name: $(cat "$T/tty.out")"
+	fi
+}
+resume_tree
+tty_sig "--resume prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "--resume prompt, Ctrl-C: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+tty_sig "--resume prompt, SIGTERM: echo restored" TERM 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+tty_sig "--setup-key first prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+tty_sig "--setup-key second prompt, SIGTERM: echo restored" TERM 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+tty_sig "--setup-key second prompt, SIGHUP: echo restored" HUP 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+check "killed --setup-key: no key written" test ! -e "$T/keys/sig.pub"
 
 make_image 0011223344556677
 resume_tree
