@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -14,7 +15,62 @@
 #include <sodium.h>
 
 #include "askpass.h"
+#include "common.h"
 #include "options.h"
+
+/*
+ * While echo is off, a signal that kills the process (Ctrl-C, Ctrl-\,
+ * SIGTERM, a hangup) would leave the terminal without echo for the shell
+ * or the console after it: the handler puts the settings back first,
+ * then dies of the same signal.
+ */
+static const int fatal_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+static struct sigaction saved_actions[ARRAY_SIZE(fatal_signals)];
+static struct termios saved_tty;
+static volatile sig_atomic_t saved_fd = -1;
+
+static void restore_and_die(int sig)
+{
+	int fd = saved_fd, e = errno;
+	ssize_t n;
+
+	if (fd >= 0) {
+		tcsetattr(fd, TCSANOW, &saved_tty);
+		/* The prompt's line ended, as after a passphrase. */
+		n = write(fd, "\n", 1);
+		(void)n;
+	}
+	errno = e;
+	/* SA_RESETHAND: the default action once the handler returns. */
+	raise(sig);
+}
+
+/* Only over the default action: an ignored signal stays ignored. */
+static void guard_tty(int fd, const struct termios *old)
+{
+	struct sigaction sa = { .sa_handler = restore_and_die,
+				.sa_flags = SA_RESETHAND };
+	size_t i;
+
+	saved_tty = *old;
+	saved_fd = fd;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
+		sigaction(fatal_signals[i], NULL, &saved_actions[i]);
+		if (saved_actions[i].sa_handler == SIG_DFL)
+			sigaction(fatal_signals[i], &sa, NULL);
+	}
+}
+
+static void unguard_tty(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fatal_signals); i++)
+		if (saved_actions[i].sa_handler == SIG_DFL)
+			sigaction(fatal_signals[i], &saved_actions[i], NULL);
+	saved_fd = -1;
+}
 
 /* PROG ARG [ARG2] with stdout into fd out (-1: /dev/null); exit status. */
 static int run_helper(const char *prog, const char *arg, const char *arg2,
@@ -190,8 +246,13 @@ int askpass_get(struct askpass *a, const char *prompt, char *buf)
 	quiet = old;
 	quiet.c_lflag &= ~(ECHO | ECHOE | ECHOK | ECHONL);
 	quiet.c_lflag |= ICANON;
-	if (tcsetattr(a->fd, TCSAFLUSH, &quiet))
-		return -errno;
+	/* Before echo goes off, so that no signal finds it off unguarded. */
+	guard_tty(a->fd, &old);
+	if (tcsetattr(a->fd, TCSAFLUSH, &quiet)) {
+		ret = -errno;
+		unguard_tty();
+		return ret;
+	}
 	if (write(a->fd, prompt, strlen(prompt)) < 0) {
 		ret = -errno;
 	} else {
@@ -200,6 +261,7 @@ int askpass_get(struct askpass *a, const char *prompt, char *buf)
 		a->eof = false;
 	}
 	tcsetattr(a->fd, TCSAFLUSH, &old);
+	unguard_tty();
 	if (write(a->fd, "\n", 1) < 0 && !ret)
 		ret = -errno;
 	return ret;

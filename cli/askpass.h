@@ -3,8 +3,9 @@
  * Where passphrases come from: a file (--passphrase-file, one try per
  * line: tests, scripts); at boot, plymouth when its daemon answers, else
  * cryptsetup's askpass when installed (it knows plymouth, systemd and the
- * console); else the terminal with echo off.  Each passphrase lands in
- * memory from sodium_malloc() that the caller wipes.
+ * console); else the terminal with echo off, put back on even when
+ * Ctrl-C or SIGTERM kills the process at the prompt.  Each passphrase
+ * lands in memory from sodium_malloc() that the caller wipes.
  */
 #ifndef HIB_ASKPASS_H
 #define HIB_ASKPASS_H

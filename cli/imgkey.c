@@ -24,6 +24,7 @@
 #include "imghdr.h"
 #include "keyfile.h"
 #include "keyring.h"
+#include "keytrust.h"
 #include "report.h"
 #include "run.h"
 
@@ -99,9 +100,83 @@ static int read_auth(struct run *r, const char *name, uint8_t *auth)
 }
 
 /*
+ * Why NAME.pub and NAME.sec cannot be unlocked together, from what
+ * keyfile_check_pair() returned (NAME.pub itself read).
+ */
+static void pair_why(const char *name, int err, const uint8_t *sec_id,
+		     const uint8_t *pub_id, char *why, size_t len)
+{
+	char pub[PATH_MAX], sec[PATH_MAX];
+	char sec_hex[2 * WRAP_KEY_ID_LEN + 1], pub_hex[sizeof(sec_hex)];
+
+	keyfile_path(name, ".pub", pub, sizeof(pub));
+	keyfile_path(name, ".sec", sec, sizeof(sec));
+	keyfile_hex(sec_id, WRAP_KEY_ID_LEN, sec_hex);
+	keyfile_hex(pub_id, WRAP_KEY_ID_LEN, pub_hex);
+	if (err == -ESTALE)
+		snprintf(why, len,
+			 "%s (key id %s) is not the secret key of %s (key id %s): they are of two key pairs, as a hibernate --setup-key --force cut short leaves them, and no passphrase can unlock them; make the key anew with hibernate --setup-key %s --force, then update-initramfs -u",
+			 sec, sec_hex, pub, pub_hex, name);
+	else if (err == -EINVAL)
+		snprintf(why, len,
+			 "%s is not a key file of this version (%d bytes, \"%s\" version %d expected); make the key anew with hibernate --setup-key %s --force, then update-initramfs -u",
+			 sec, KEYFILE_SEC_LEN, KEYFILE_MAGIC, KEYFILE_VERSION,
+			 name);
+	else
+		snprintf(why, len,
+			 "cannot read the secret key %s: %s; it is what unlocks the image at resume (make the key anew with hibernate --setup-key %s --force, then update-initramfs -u)",
+			 sec, strerror(-err), name);
+}
+
+/*
+ * Before the key files are read or used: the directory and the files
+ * root's alone (keytrust.c).  0, or HIB_EXIT_PERM, said with what.
+ */
+static int trust_keys(struct run *r, const char *name, const char *what)
+{
+	char why[2 * PATH_MAX + 256];
+
+	if (!keytrust_files(name, why, sizeof(why)))
+		return 0;
+	hib_err("refusing key '%s': %s; %s", name, why, what);
+	note(r, "check: key %s: refused: %s", name, why);
+	return HIB_EXIT_PERM;
+}
+
+/*
+ * An image written now must be one the initramfs can unlock: NAME.sec of
+ * NAME.pub's pair, and the initramfs no older than both.  0 or
+ * HIB_EXIT_CONFIG, said.
+ */
+static int check_unlockable(struct run *r, const char *name)
+{
+	const struct profile *p = &r->prof;
+	uint8_t sec_id[WRAP_KEY_ID_LEN] = { 0 };
+	uint8_t pub_id[WRAP_KEY_ID_LEN] = { 0 };
+	const char *what = "cannot be unlocked";
+	char why[3 * PATH_MAX + 512];
+	int ret;
+
+	ret = keyfile_check_pair(name, sec_id, pub_id);
+	if (ret) {
+		pair_why(name, ret, sec_id, pub_id, why, sizeof(why));
+	} else {
+		ret = keytrust_initramfs(name, why, sizeof(why));
+		if (!ret)
+			return 0;
+		what = "the initramfs is older than the key";
+	}
+	hib_err("profile %s: encryption %s: %s; nothing was frozen", p->name,
+		p->v[K_ENCRYPTION].value, why);
+	note(r, "check: encryption %s, key %s: %s: FAILED",
+	     p->v[K_ENCRYPTION].value, p->v[K_KEY].value, what);
+	return HIB_EXIT_CONFIG;
+}
+
+/*
  * Before anything is frozen, in a dry run as in a real one: an encrypted
- * profile's public key and authentication key must be there to hand to
- * the module.
+ * profile's key files must be trusted, the public key and authentication
+ * key there to hand to the module, and the image unlockable at resume.
  */
 int check_encryption(struct run *r)
 {
@@ -119,6 +194,9 @@ int check_encryption(struct run *r)
 	/* profile_check_key() saw to it that there is a key. */
 	if (!name)
 		return HIB_EXIT_CONFIG;
+	ret = trust_keys(r, name, "nothing was frozen");
+	if (ret)
+		return ret;
 	keyfile_path(name, ".pub", path, sizeof(path));
 	ret = keyfile_read_pub(name, r->pub);
 	if (ret) {
@@ -138,6 +216,9 @@ int check_encryption(struct run *r)
 	ret = read_auth(r, name, auth);
 	sodium_memzero(auth, WRAP_AUTH_LEN);
 	sodium_free(auth);
+	if (ret)
+		return ret;
+	ret = check_unlockable(r, name);
 	if (ret)
 		return ret;
 	wrap_key_id(r->pub, id);
@@ -235,7 +316,8 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 			continue;
 		}
 		hib_err("cannot unlock key '%s': %s", name,
-			ret == -EINVAL ? "not a key file, or the .pub and .sec do not belong together" :
+			ret == -EINVAL ? "not a key file of this version, or the .pub and .sec do not belong together" :
+			ret == -ESTALE ? "its .sec and .pub are of two key pairs" :
 			strerror(-ret));
 		break;
 	}
@@ -293,7 +375,7 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 	char desc[sizeof(KR_IMG_PREFIX) + 2 * WRAP_ID_LEN];
 	char want[2 * WRAP_KEY_ID_LEN + 1], have[sizeof(want)];
 	char path[PATH_MAX], prompt[512], when[64];
-	char other[CONF_KEYNAME_MAX + 1];
+	char other[CONF_KEYNAME_MAX + 1], why[3 * PATH_MAX + 512];
 	uint8_t hdr[IMGHDR_PAGE], pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
 	const char *name = profile_key(&r->prof);
 	struct unlock_secrets *s;
@@ -322,6 +404,23 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		name = other;
 	}
 	keyfile_path(name, ".pub", path, sizeof(path));
+	ret = trust_keys(r, name, "not asking for a passphrase; the image is left as it is");
+	if (ret)
+		return HIB_EXIT_LOCKED;
+	/* Files of two key pairs: told now, not as three wrong tries. */
+	if (!keyfile_read_pub(name, pub)) {
+		uint8_t sec_id[WRAP_KEY_ID_LEN] = { 0 };
+
+		ret = keyfile_check_pair(name, sec_id, id);
+		if (ret) {
+			pair_why(name, ret, sec_id, id, why, sizeof(why));
+			hib_err("image on %s: %s; not asking for a passphrase; the image is left as it is",
+				r->target, why);
+			note(r, "check: key %s: cannot be unlocked: FAILED",
+			     name);
+			return HIB_EXIT_LOCKED;
+		}
+	}
 	note(r, "check: image on %s is encrypted (%s, key id %s): would ask for the passphrase of key %s",
 	     r->target, imghdr_encryption_name(h.w.encryption), want, name);
 	if (r->ctl->dry_run)

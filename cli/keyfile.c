@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,9 @@ static int derive(const uint8_t *head, const char *pass, uint8_t *kek)
 	    mem < crypto_pwhash_argon2id_MEMLIMIT_MIN ||
 	    ops > KEYFILE_OPS_MAX || get_le32(head + 12) > KEYFILE_MEM_MAX)
 		return -EINVAL;
-	if (crypto_pwhash(kek, WRAP_KEY_LEN, pass, strlen(pass), head + 16,
-			  ops, mem, crypto_pwhash_ALG_ARGON2ID13))
+	if (crypto_pwhash(kek, WRAP_KEY_LEN, pass, strlen(pass),
+			  head + KEYFILE_OFF_SALT, ops, mem,
+			  crypto_pwhash_ALG_ARGON2ID13))
 		return -ENOMEM;
 	return 0;
 }
@@ -110,8 +112,9 @@ static int seal(const uint8_t *plain, const uint8_t *pub, const char *pass,
 	put_le32(sec + 12, kdf == KDF_MIN ?
 		 crypto_pwhash_argon2id_MEMLIMIT_MIN / 1024 :
 		 KEYFILE_MEM_MODERATE);
-	randombytes_buf(sec + 16, KEYFILE_SALT_LEN);
-	randombytes_buf(sec + 16 + KEYFILE_SALT_LEN, KEYFILE_NONCE_LEN);
+	wrap_key_id(pub, sec + KEYFILE_OFF_KEY_ID);
+	randombytes_buf(sec + KEYFILE_OFF_SALT, KEYFILE_SALT_LEN);
+	randombytes_buf(sec + KEYFILE_OFF_NONCE, KEYFILE_NONCE_LEN);
 	kek = sodium_malloc(WRAP_KEY_LEN);
 	if (!kek)
 		return -ENOMEM;
@@ -121,7 +124,7 @@ static int seal(const uint8_t *plain, const uint8_t *pub, const char *pass,
 		crypto_aead_xchacha20poly1305_ietf_encrypt(
 			sec + KEYFILE_HEAD_LEN, &clen, plain,
 			KEYFILE_SEALED_LEN, ad, sizeof(ad), NULL,
-			sec + 16 + KEYFILE_SALT_LEN, kek);
+			sec + KEYFILE_OFF_NONCE, kek);
 	}
 	sodium_free(kek);
 	return ret;
@@ -178,26 +181,56 @@ int keyfile_read_auth(const char *name, uint8_t *auth)
 	return ret ? ret : read_file(path, auth, WRAP_AUTH_LEN, true);
 }
 
-int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
-		   uint8_t *auth)
+/*
+ * NAME.pub and NAME.sec, the latter's header checked: this version's,
+ * and of the public key's pair by its key id.  0, -ESTALE, -EINVAL or
+ * -errno as keyfile_check_pair().
+ */
+static int read_pair(const char *name, uint8_t *pub, uint8_t *sec,
+		     uint8_t *sec_id, uint8_t *pub_id)
 {
-	uint8_t sec[KEYFILE_SEC_LEN], pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
-	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
+	uint8_t id[WRAP_KEY_ID_LEN];
 	char path[PATH_MAX];
-	unsigned long long mlen;
-	uint8_t *kek, *plain;
 	int ret;
 
 	ret = keyfile_read_pub(name, pub);
 	if (!ret)
 		ret = keyfile_path(name, ".sec", path, sizeof(path));
 	if (!ret)
-		ret = read_file(path, sec, sizeof(sec), false);
+		ret = read_file(path, sec, KEYFILE_SEC_LEN, false);
 	if (ret)
 		return ret;
 	if (memcmp(sec, KEYFILE_MAGIC, 4) ||
 	    get_le32(sec + 4) != KEYFILE_VERSION)
 		return -EINVAL;
+	wrap_key_id(pub, id);
+	if (sec_id)
+		memcpy(sec_id, sec + KEYFILE_OFF_KEY_ID, WRAP_KEY_ID_LEN);
+	if (pub_id)
+		memcpy(pub_id, id, WRAP_KEY_ID_LEN);
+	return memcmp(id, sec + KEYFILE_OFF_KEY_ID, sizeof(id)) ? -ESTALE : 0;
+}
+
+int keyfile_check_pair(const char *name, uint8_t *sec_id, uint8_t *pub_id)
+{
+	uint8_t sec[KEYFILE_SEC_LEN], pub[WRAP_KEY_LEN];
+
+	return read_pair(name, pub, sec, sec_id, pub_id);
+}
+
+int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
+		   uint8_t *auth)
+{
+	uint8_t sec[KEYFILE_SEC_LEN], pub[WRAP_KEY_LEN], check[WRAP_KEY_LEN];
+	uint8_t ad[KEYFILE_HEAD_LEN + WRAP_KEY_LEN];
+	unsigned long long mlen;
+	uint8_t *kek, *plain;
+	int ret;
+
+	/* Files of two key pairs: no passphrase could open them. */
+	ret = read_pair(name, pub, sec, NULL, NULL);
+	if (ret)
+		return ret;
 	kek = sodium_malloc(WRAP_KEY_LEN + KEYFILE_SEALED_LEN);
 	if (!kek)
 		return -ENOMEM;
@@ -208,7 +241,7 @@ int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
 		if (crypto_aead_xchacha20poly1305_ietf_decrypt(
 			    plain, &mlen, NULL, sec + KEYFILE_HEAD_LEN,
 			    KEYFILE_SEALED_LEN + WRAP_TAG_LEN, ad, sizeof(ad),
-			    sec + 16 + KEYFILE_SALT_LEN, kek))
+			    sec + KEYFILE_OFF_NONCE, kek))
 			ret = -EKEYREJECTED;
 	}
 	if (!ret) {
@@ -288,6 +321,38 @@ static int commit_tmp(const char *path)
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	return rename(tmp, path) ? -errno : 0;
+}
+
+/*
+ * The three renames that replace a key.  Everything slow (the passphrase
+ * hash, writing and syncing the three .tmp files) is done before the
+ * first, so an interruption then leaves the old set whole; and Ctrl-C or
+ * SIGTERM is held back during the renames.  Three renames still cannot
+ * be one atomic step (a crash may land between them), so the order
+ * makes every mixed set detectable without the passphrase: .auth has
+ * nothing to check it against, so it goes between .sec and .pub, and
+ * any set cut short then has a .sec and a .pub of different key pairs,
+ * which the key id in the .sec tells (keyfile_check_pair()).
+ */
+static int commit_three(const char *sec_path, const char *auth_path,
+			const char *pub_path)
+{
+	sigset_t hold, old;
+	int ret;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	ret = commit_tmp(sec_path);
+	if (!ret)
+		ret = commit_tmp(auth_path);
+	if (!ret)
+		ret = commit_tmp(pub_path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 static void sync_dir(const char *dir)
@@ -406,11 +471,7 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	if (!ret)
 		ret = write_tmp(pub_path, pub, sizeof(pub), 0644);
 	if (!ret)
-		ret = commit_tmp(sec_path);
-	if (!ret)
-		ret = commit_tmp(auth_path);
-	if (!ret)
-		ret = commit_tmp(pub_path);
+		ret = commit_three(sec_path, auth_path, pub_path);
 	sync_dir(dir);
 	if (ret) {
 		hib_err("cannot write key '%s' in %s: %s", name, dir,
@@ -421,7 +482,8 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	keyfile_hex(id, sizeof(id), id_hex);
 	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
 		 name, id_hex, pub_path, sec_path, auth_path);
-	hib_info("the initramfs must be updated to resume images written for it: update-initramfs -u (or dracut -f)");
+	/* The initramfs unlocks the image: without this key, it cannot. */
+	hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): update-initramfs -u (or dracut -f)");
 out:
 	sodium_memzero(s, sizeof(*s));
 	sodium_free(s);

@@ -7,12 +7,17 @@
  * in the initramfs); and NAME.sec, the secret key and the authentication
  * key sealed with a passphrase (Argon2id, XChaCha20-Poly1305):
  *
- *   "S2SK" | le32 version 1 | le32 opslimit | le32 memlimit in KiB |
- *   salt[16] | nonce[24] | sealed (secret[32] || auth[32]) | tag[16]
+ *   "S2SK" | le32 version 2 | le32 opslimit | le32 memlimit in KiB |
+ *   key_id[8] | salt[16] | nonce[24] | sealed (secret[32] || auth[32]) |
+ *   tag[16]
  *
  * with associated data all the bytes before the sealed secret and then
- * the public key.  Secrets live in sodium_malloc()'d memory, wiped on
- * every path.  Needs sodium_init().
+ * the public key.  key_id is wrap_key_id() of the public key, in the
+ * clear so that a NAME.sec of another key pair than NAME.pub (a
+ * --setup-key --force cut short) is told before any passphrase is asked
+ * for; being associated data, an edited one still fails the unlock.
+ * Secrets live in sodium_malloc()'d memory, wiped on every path.  Needs
+ * sodium_init().
  */
 #ifndef HIB_KEYFILE_H
 #define HIB_KEYFILE_H
@@ -26,11 +31,13 @@
 #define KEYFILE_DIR		"/etc/suspend2/keys"
 #define KEYFILE_DEFAULT_NAME	"default"
 #define KEYFILE_MAGIC		"S2SK"
-#define KEYFILE_VERSION		1
+#define KEYFILE_VERSION		2
 #define KEYFILE_SALT_LEN	16
 #define KEYFILE_NONCE_LEN	24
-#define KEYFILE_HEAD_LEN	(4 + 4 + 4 + 4 + KEYFILE_SALT_LEN + \
-				 KEYFILE_NONCE_LEN)
+#define KEYFILE_OFF_KEY_ID	16
+#define KEYFILE_OFF_SALT	(KEYFILE_OFF_KEY_ID + WRAP_KEY_ID_LEN)
+#define KEYFILE_OFF_NONCE	(KEYFILE_OFF_SALT + KEYFILE_SALT_LEN)
+#define KEYFILE_HEAD_LEN	(KEYFILE_OFF_NONCE + KEYFILE_NONCE_LEN)
 #define KEYFILE_SEALED_LEN	(WRAP_KEY_LEN + WRAP_AUTH_LEN)
 #define KEYFILE_SEC_LEN		(KEYFILE_HEAD_LEN + KEYFILE_SEALED_LEN + \
 				 WRAP_TAG_LEN)
@@ -66,10 +73,19 @@ int keyfile_read_pub(const char *name, uint8_t *pub);
  */
 int keyfile_read_auth(const char *name, uint8_t *auth);
 /*
+ * Whether NAME.sec is the secret key of NAME.pub, by the key id in its
+ * header (no passphrase needed): 0, -ESTALE when the two are of
+ * different key pairs (sec_id and pub_id, either may be NULL, get both
+ * ids), -EINVAL when NAME.pub or NAME.sec is not a key file of this
+ * version, else -errno (-ENOENT: one is missing).
+ */
+int keyfile_check_pair(const char *name, uint8_t *sec_id, uint8_t *pub_id);
+/*
  * The secret key and the authentication key of NAME.sec into secret and
  * auth (WRAP_KEY_LEN and WRAP_AUTH_LEN bytes, best from sodium_malloc):
- * 0, -EKEYREJECTED for a wrong passphrase, -EINVAL for a file that is not
- * a key file, else -errno.
+ * 0, -EKEYREJECTED for a wrong passphrase, -ESTALE when NAME.sec is not
+ * of NAME.pub's key pair (checked first: no passphrase can open it),
+ * -EINVAL for a file that is not a key file, else -errno.
  */
 int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
 		   uint8_t *auth);

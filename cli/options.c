@@ -322,7 +322,8 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 /*
  * HIBERNATE_SYSROOT=DIR (tests, an image being built) moves every path
  * the command writes or runs programs from (the lock file, the systemd
- * drop-in, the system-sleep hooks) under DIR; NULL when unset.
+ * drop-in, the system-sleep hooks), and the initramfs it compares with
+ * the key files, under DIR; NULL when unset.
  */
 const char *hib_sysroot(void)
 {

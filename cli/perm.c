@@ -63,6 +63,32 @@ int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
 }
 
 /*
+ * 0 when a file owned by uid with this mode may hold a secret: trusted
+ * as perm_owner_mode() says, and neither readable nor writable by group
+ * or others.  Else -EPERM and why, with the fix.
+ */
+int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
+		size_t len)
+{
+	bool owner_ok = uid == 0 || uid == geteuid();
+	mode_t open = mode & (S_IRWXG | S_IRWXO);
+
+	if (owner_ok && !open)
+		return 0;
+	snprintf(why, len,
+		 "%s is owned by %s%u, mode %04o (%s); it holds a secret and must be owned by root and open to no one else: %s%s%s%s%s",
+		 file, uid ? "uid " : "root, uid ", (unsigned int)uid,
+		 (unsigned int)(mode & 07777),
+		 !open ? "not root" :
+		 (open & S_IRWXG) && (open & S_IRWXO) ? "open to group and others" :
+		 open & S_IRWXG ? "open to its group" : "open to others",
+		 owner_ok ? "" : "chown root ", owner_ok ? "" : file,
+		 owner_ok || !open ? "" : "; ",
+		 open ? "chmod 600 " : "", open ? file : "");
+	return -EPERM;
+}
+
+/*
  * The program a hook runs, when it names one by absolute path: the
  * first word of the command, up to a blank or a shell operator.
  */

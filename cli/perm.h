@@ -3,7 +3,7 @@
  * Who may make hibernate change the system, and which files it trusts:
  * the root check, and the owner and mode rules for the files whose
  * contents root ends up running (the configuration with hooks, the
- * programs the hooks name).
+ * programs the hooks name) or that hold secrets (key files).
  */
 #ifndef HIB_PERM_H
 #define HIB_PERM_H
@@ -19,6 +19,8 @@ bool perm_is_root(void);
 int perm_need_root(void);
 int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
 		    size_t len);
+int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
+		size_t len);
 int perm_hook_command(const char *cmd, char *why, size_t len);
 
 #endif

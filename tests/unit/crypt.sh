@@ -5,7 +5,9 @@
 # alike), --setup-key writes the three files with the right modes and
 # refuses to replace them, a cycle hands the module one 64-byte logon key,
 # --resume of an encrypted image that does not unlock leaves it alone
-# (exit 8), and the initramfs hooks never copy the authentication key.
+# (exit 8), a signal at a prompt leaves the terminal's echo on (on a
+# pseudo-terminal, tests/unit/ttysig.py), and the initramfs hooks never
+# copy the authentication key.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -74,14 +76,14 @@ conf "compressor = lz4"
 printf 'pass one\n' >"$T/pass"
 expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
 check "--setup-key: key id printed" grep -q "key 't' (id [0-9a-f]\{16\})" "$T/err"
-check "--setup-key: says to update the initramfs" grep -q "update-initramfs -u" "$T/err"
+check "--setup-key: ends saying to rebuild the initramfs" sh -c "tail -n 1 '$T/err' | grep -q 'rebuild the initramfs now, .*update-initramfs -u'"
 check "key directory 0700" test "$(mode "$T/keys")" = 700
 check "t.sec 0600" test "$(mode "$T/keys/t.sec")" = 600
 check "t.pub 0644" test "$(mode "$T/keys/t.pub")" = 644
 check "t.auth 0600" test "$(mode "$T/keys/t.auth")" = 600
 check "t.pub is 32 bytes" test "$(stat -c %s "$T/keys/t.pub")" = 32
 check "t.auth is 32 bytes" test "$(stat -c %s "$T/keys/t.auth")" = 32
-check "t.sec is 136 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 136
+check "t.sec is 144 bytes" test "$(stat -c %s "$T/keys/t.sec")" = 144
 check "--setup-key: names the authentication key" grep -q "authentication key $T/keys/t.auth" "$T/err"
 check "t.sec starts with S2SK" test "$(head -c 4 "$T/keys/t.sec")" = S2SK
 cp "$T/keys/t.pub" "$T/t.pub.old"
@@ -132,11 +134,52 @@ check "no .auth: says to run --setup-key" grep -q \
 check "no .auth: nothing written to action" test ! -s "$CFS/action"
 mv "$T/t.auth.keep" "$T/keys/t.auth"
 chmod 0644 "$T/keys/t.auth"
-run_both "encryption, authentication key others may read" 3 --test -f
+run_both "encryption, authentication key others may read" 7 --test -f
 check "unsafe .auth: refused with the fix" grep -q \
-	"the authentication key $T/keys/t.auth may be read or changed by others than root; refused: .*chmod 600 $T/keys/t.auth" "$T/real.err"
+	"refusing key 't': $T/keys/t.auth is owned by root, uid 0, mode 0644 (open to group and others); it holds a secret and must be owned by root and open to no one else: chmod 600 $T/keys/t.auth; nothing was frozen" "$T/real.err"
 check "unsafe .auth: nothing written to action" test ! -s "$CFS/action"
+check "unsafe .auth: the dry run says so" grep -q "^# check: key t: refused: $T/keys/t.auth is owned" "$T/dry.out"
 chmod 0600 "$T/keys/t.auth"
+# Whoever may write NAME.pub or the key directory chooses the key the
+# next image is wrapped for; whoever may read NAME.sec has it to guess.
+chmod 0664 "$T/keys/t.pub"
+run_both "encryption, a .pub its group may write" 7 --test -f
+check "group-writable .pub: names the file, owner, mode and fix" grep -q \
+	"refusing key 't': $T/keys/t.pub is owned by root, uid 0, mode 0664 (writable by its group); it must be owned by root and writable by no one else: chmod go-w $T/keys/t.pub" "$T/real.err"
+check "group-writable .pub: nothing written to action" test ! -s "$CFS/action"
+chmod 0644 "$T/keys/t.pub"
+chown 65534 "$T/keys/t.pub"
+run_both "encryption, a .pub not root's" 7 --test -f
+check "foreign .pub: chown root" grep -q "$T/keys/t.pub is owned by uid 65534, .*chown root $T/keys/t.pub" "$T/real.err"
+chown 0 "$T/keys/t.pub"
+chmod 0640 "$T/keys/t.sec"
+run_both "encryption, a .sec its group may read" 7 --test -f
+check "readable .sec: chmod 600" grep -q "$T/keys/t.sec is owned by root, uid 0, mode 0640 (open to its group).*chmod 600 $T/keys/t.sec" "$T/real.err"
+chmod 0600 "$T/keys/t.sec"
+chmod 0707 "$T/keys"
+run_both "encryption, a key directory others may write" 7 --test -f
+check "writable key directory: named" grep -q "refusing key 't': $T/keys is owned by root, uid 0, mode 0707 (writable by others)" "$T/real.err"
+chmod 0700 "$T/keys"
+# A .sec of another key pair (a --setup-key --force cut short between
+# its renames): refused before the cycle, naming both files and the fix.
+cp -p "$T/keys/t.sec" "$T/t.sec.keep"
+cp -p "$T/keys/fromprofile.sec" "$T/keys/t.sec"
+run_both "encryption, .sec and .pub of two key pairs" 3 --test -f
+check "two key pairs: said with the fix" grep -q \
+	"$T/keys/t.sec (key id [0-9a-f]\{16\}) is not the secret key of $T/keys/t.pub (key id $id): they are of two key pairs.*hibernate --setup-key t --force, then update-initramfs -u; nothing was frozen" "$T/real.err"
+check "two key pairs: nothing written to action" test ! -s "$CFS/action"
+mv "$T/t.sec.keep" "$T/keys/t.sec"
+# An initramfs older than the key has no copy of it (under
+# HIBERNATE_SYSROOT; none at all says nothing).
+mkdir -p "$T/boot"
+touch -d '-1 hour' "$T/boot/initrd.img-$(uname -r)"
+run_both "encryption, initramfs older than the key" 3 --test -f
+check "old initramfs: says to run update-initramfs -u" grep -q \
+	"the initramfs $T/boot/initrd.img-$(uname -r) (.*) is older than $T/keys/t.*run update-initramfs -u (or dracut -f) first; nothing was frozen" "$T/real.err"
+check "old initramfs: the dry run fails the check" grep -q "^# check: encryption aes-gcm, key keyring:t: the initramfs is older than the key: FAILED" "$T/dry.out"
+touch "$T/boot/initrd.img-$(uname -r)"
+run_both "encryption, initramfs rebuilt after the key" 0 --test -f
+rm -rf "$T/boot"
 conf "compressor = lz4"
 run_both "no encryption: key written empty" 0 --test -f
 check "key cleared" test "$(cat "$CFS/profiles/p/key")" = ""
@@ -203,6 +246,27 @@ check "wrong passphrase (try 3 of 3)" grep -qx "hibernate: wrong passphrase (try
 check "locked: says the image is intact" grep -q "stays locked and intact" "$T/err"
 check "locked: resume not written" test ! -s "$CFS/action"
 check "locked: image untouched" cmp -s "$T/img" "$T/img.orig"
+# Files of two key pairs, or key files others may change: told before
+# any passphrase is asked for, not as three wrong ones.
+cp -p "$T/keys/t.sec" "$T/t.sec.keep"
+cp -p "$T/keys/fromprofile.sec" "$T/keys/t.sec"
+resume_tree
+expect_rc "--resume, .sec of another key pair: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
+check "two key pairs at resume: said, with the fix" grep -q \
+	"is not the secret key of $T/keys/t.pub (key id $id): they are of two key pairs.*hibernate --setup-key t --force.*; not asking for a passphrase; the image is left as it is" "$T/err"
+check "two key pairs at resume: no wrong passphrase" test "$(grep -c 'wrong passphrase' "$T/err")" = 0
+check "two key pairs at resume: image untouched" cmp -s "$T/img" "$T/img.orig"
+check "two key pairs at resume: resume not written" test ! -s "$CFS/action"
+resume_tree
+expect_rc "--resume --dry-run, .sec of another key pair: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+mv "$T/t.sec.keep" "$T/keys/t.sec"
+chmod 0666 "$T/keys/t.pub"
+resume_tree
+expect_rc "--resume, a .pub others may write: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
+check "unsafe .pub at resume: refused without asking" grep -q \
+	"refusing key 't': $T/keys/t.pub is owned by root, uid 0, mode 0666 (writable by group and others).*; not asking for a passphrase; the image is left as it is" "$T/err"
+check "unsafe .pub at resume: resume not written" test ! -s "$CFS/action"
+chmod 0644 "$T/keys/t.pub"
 resume_tree
 expect_rc "--resume, right passphrase, key does not unwrap: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/pass"
 check "does not unwrap: said" grep -q "the image key does not unwrap" "$T/err"
@@ -226,6 +290,26 @@ resume_tree
 expect_rc "--resume, askpass gives up: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "askpass gave up: said" grep -q "the passphrase prompt ($T/lib/cryptsetup/askpass) gave up" "$T/err"
 rm -rf "$T/lib"
+# Killed at a prompt with echo off (Ctrl-C, SIGTERM, a hangup), the
+# terminal gets its echo back before the process dies.
+tty_sig() {
+	local name=$1
+	shift
+	if python3 "$TOP/tests/unit/ttysig.py" "$@" >"$T/tty.out" 2>&1; then
+		pass "$name"
+	else
+		fail "$name: $(cat "$T/tty.out")"
+	fi
+}
+resume_tree
+tty_sig "--resume prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "--resume prompt, Ctrl-C: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+tty_sig "--resume prompt, SIGTERM: echo restored" TERM 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+tty_sig "--setup-key first prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+tty_sig "--setup-key second prompt, SIGTERM: echo restored" TERM 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+tty_sig "--setup-key second prompt, SIGHUP: echo restored" HUP 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+check "killed --setup-key: no key written" test ! -e "$T/keys/sig.pub"
 
 make_image 0011223344556677
 resume_tree

@@ -4,7 +4,9 @@
  * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
  * modes and sizes of what is written (NAME.auth included), the
  * refusals, a wrap that does not open without the authentication key,
- * and the unwrap of
+ * a .pub and .sec of two key pairs told without a passphrase, the owner
+ * and mode rules of the key files, an initramfs older than the key, and
+ * the unwrap of
  * tests/vectors/wrap-v1.txt, the vector the module's KUnit test checks
  * too, so hibernate and the module agree on the wrap.
  */
@@ -14,10 +16,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -26,6 +30,7 @@
 #include "../../kernel/suspend2/image/format.h"
 #include "../../cli/imghdr.h"
 #include "../../cli/keyfile.h"
+#include "../../cli/keytrust.h"
 #include "../../cli/wrap.h"
 
 /* imghdr.h's offsets are those of the module's header. */
@@ -138,7 +143,7 @@ static void test_setup_unlock(void **state)
 	assert_int_equal(mode_of("k1.pub"), 0644);
 	assert_int_equal(mode_of("k1.auth"), 0600);
 	assert_int_equal(size_of("k1.sec"), KEYFILE_SEC_LEN);
-	assert_int_equal(KEYFILE_SEC_LEN, 136);
+	assert_int_equal(KEYFILE_SEC_LEN, 144);
 	assert_int_equal(size_of("k1.pub"), WRAP_KEY_LEN);
 	assert_int_equal(size_of("k1.auth"), WRAP_AUTH_LEN);
 	assert_int_equal(keyfile_read_pub("k1", pub), 0);
@@ -258,6 +263,215 @@ static void test_refusals(void **state)
 	sodium_free(auth2);
 	sodium_free(auth);
 	sodium_free(secret);
+}
+
+static void key_path(const char *name, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", keydir, name);
+}
+
+static void copy_key(const char *from, const char *to)
+{
+	char a[256], b[256], cmd[600];
+
+	key_path(from, a, sizeof(a));
+	key_path(to, b, sizeof(b));
+	snprintf(cmd, sizeof(cmd), "cp -p %s %s", a, b);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A --setup-key --force cut short between its renames leaves a .sec of
+ * the old pair with the .pub of the new: told by the key id in the .sec
+ * header, without a passphrase, not as a wrong one.
+ */
+static void test_pair(void **state)
+{
+	uint8_t *secret = sodium_malloc(WRAP_KEY_LEN);
+	uint8_t *auth = sodium_malloc(WRAP_AUTH_LEN);
+	uint8_t pub[WRAP_KEY_LEN], id[WRAP_KEY_ID_LEN];
+	uint8_t sec_id[WRAP_KEY_ID_LEN], pub_id[WRAP_KEY_ID_LEN];
+	uint8_t sec[KEYFILE_SEC_LEN];
+	char path[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(secret);
+	assert_non_null(auth);
+	set_pass("old\n");
+	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, false), 0);
+	/* The layout: version 2, the key id of the .pub after the cost. */
+	assert_int_equal(keyfile_read_pub("k5", pub), 0);
+	wrap_key_id(pub, id);
+	key_path("k5.sec", path, sizeof(path));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fread(sec, 1, sizeof(sec), f), sizeof(sec));
+	fclose(f);
+	assert_memory_equal(sec, "S2SK\2\0\0\0", 8);
+	assert_memory_equal(sec + 16, id, sizeof(id));
+	assert_int_equal(keyfile_check_pair("k5", sec_id, pub_id), 0);
+	assert_memory_equal(sec_id, id, sizeof(id));
+	assert_memory_equal(pub_id, id, sizeof(id));
+
+	copy_key("k5.sec", "old.sec");
+	set_pass("new\n");
+	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, true), 0);
+	copy_key("old.sec", "k5.sec");
+	assert_int_equal(keyfile_check_pair("k5", sec_id, pub_id), -ESTALE);
+	assert_memory_equal(sec_id, id, sizeof(id));
+	assert_memory_not_equal(pub_id, id, sizeof(id));
+	/* Neither passphrase: the files, not the passphrase, are wrong. */
+	assert_int_equal(keyfile_unlock("k5", "old", secret, auth), -ESTALE);
+	assert_int_equal(keyfile_unlock("k5", "new", secret, auth), -ESTALE);
+
+	/* A key id edited to match: the seal's associated data says no. */
+	key_path("k5.sec", path, sizeof(path));
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+	assert_int_equal(fwrite(pub_id, 1, sizeof(pub_id), f),
+			 sizeof(pub_id));
+	fclose(f);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), 0);
+	assert_int_equal(keyfile_unlock("k5", "old", secret, auth),
+			 -EKEYREJECTED);
+	/* Another version, or a missing .sec. */
+	sec[4] = 1;
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(sec, 1, sizeof(sec), f), sizeof(sec));
+	fclose(f);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -EINVAL);
+	assert_int_equal(truncate(path, 136), 0);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -EINVAL);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(keyfile_check_pair("k5", NULL, NULL), -ENOENT);
+	sodium_free(auth);
+	sodium_free(secret);
+}
+
+/* keytrust_files() on NAME's files: want, and why naming path. */
+static void check_trust(const char *name, int want, const char *path,
+			const char *text)
+{
+	char why[1024];
+
+	assert_int_equal(keytrust_files(name, why, sizeof(why)), want);
+	if (!want)
+		return;
+	assert_non_null(strstr(why, path));
+	assert_non_null(strstr(why, text));
+}
+
+static void test_trust(void **state)
+{
+	char pub[256], sec[256], auth[256];
+
+	(void)state;
+	set_pass("trust\n");
+	assert_int_equal(keyfile_setup("k6", KDF_MIN, passfile, false), 0);
+	key_path("k6.pub", pub, sizeof(pub));
+	key_path("k6.sec", sec, sizeof(sec));
+	key_path("k6.auth", auth, sizeof(auth));
+	check_trust("k6", 0, NULL, NULL);
+	/* Whoever may write the .pub chooses the key images are for. */
+	assert_int_equal(chmod(pub, 0664), 0);
+	check_trust("k6", -EPERM, pub, "mode 0664 (writable by its group)");
+	assert_int_equal(chmod(pub, 0644), 0);
+	assert_int_equal(chmod(keydir, 0703), 0);
+	check_trust("k6", -EPERM, keydir, "(writable by others)");
+	assert_int_equal(chmod(keydir, 0700), 0);
+	/* The secrets: open to root alone. */
+	assert_int_equal(chmod(sec, 0644), 0);
+	check_trust("k6", -EPERM, sec, "mode 0644 (open to group and others)");
+	assert_int_equal(chmod(sec, 0600), 0);
+	assert_int_equal(chmod(auth, 0640), 0);
+	check_trust("k6", -EPERM, auth, "chmod 600");
+	assert_int_equal(chmod(auth, 0600), 0);
+	/* Owned by someone else: theirs to change (root only can chown). */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(pub, 65534, 0), 0);
+		check_trust("k6", -EPERM, pub, "owned by uid 65534");
+		assert_int_equal(chown(pub, 0, 0), 0);
+		assert_int_equal(chown(sec, 65534, 0), 0);
+		check_trust("k6", -EPERM, sec, "chown root");
+		assert_int_equal(chown(sec, 0, 0), 0);
+		assert_int_equal(chown(keydir, 65534, 0), 0);
+		check_trust("k6", -EPERM, keydir, "owned by uid 65534");
+		assert_int_equal(chown(keydir, 0, 0), 0);
+	}
+	/* A link in a key file's place: not a key file. */
+	assert_int_equal(rename(pub, "/tmp/test_keyfile.k6.pub"), 0);
+	assert_int_equal(symlink("/tmp/test_keyfile.k6.pub", pub), 0);
+	check_trust("k6", -EPERM, pub, "not a regular file");
+	assert_int_equal(unlink(pub), 0);
+	assert_int_equal(rename("/tmp/test_keyfile.k6.pub", pub), 0);
+	/* A missing file is for its reader to report. */
+	assert_int_equal(rename(auth, "/tmp/test_keyfile.k6.auth"), 0);
+	check_trust("k6", 0, NULL, NULL);
+	assert_int_equal(rename("/tmp/test_keyfile.k6.auth", auth), 0);
+	check_trust("k6", 0, NULL, NULL);
+}
+
+/* The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's + delta. */
+static void set_initramfs(const char *sysroot, const char *fmt,
+			  const char *key, int delta)
+{
+	char dir[256], img[512], rel[256];
+	struct timespec t[2];
+	struct utsname u;
+	struct stat st;
+	FILE *f;
+
+	assert_int_equal(uname(&u), 0);
+	snprintf(dir, sizeof(dir), "%s/boot", sysroot);
+	mkdir(dir, 0755);
+	snprintf(rel, sizeof(rel), fmt, u.release);
+	snprintf(img, sizeof(img), "%s%s", sysroot, rel);
+	f = fopen(img, "w");
+	assert_non_null(f);
+	fclose(f);
+	key_path(key, rel, sizeof(rel));
+	assert_int_equal(stat(rel, &st), 0);
+	t[0] = st.st_mtim;
+	t[1] = st.st_mtim;
+	t[1].tv_sec += delta;
+	assert_int_equal(utimensat(AT_FDCWD, img, t, 0), 0);
+}
+
+static void test_initramfs(void **state)
+{
+	char sysroot[] = "/tmp/test_keyfile_root.XXXXXX", why[1024], cmd[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(sysroot));
+	setenv("HIBERNATE_SYSROOT", sysroot, 1);
+	set_pass("initramfs\n");
+	assert_int_equal(keyfile_setup("k7", KDF_MIN, passfile, false), 0);
+	/* No initramfs: nothing to say. */
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", -60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "/boot/initrd.img-"));
+	assert_non_null(strstr(why, "is older than"));
+	assert_non_null(strstr(why, "k7.pub"));
+	assert_non_null(strstr(why, "update-initramfs -u"));
+	/* Rebuilt after the key: fine; at the same instant, not older. */
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/* The .pub is renamed last, its .tmp written last: the newer. */
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", 0);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/* dracut's name, when initramfs-tools' is not there. */
+	snprintf(cmd, sizeof(cmd), "rm -f %s/boot/initrd.img-*", sysroot);
+	assert_int_equal(system(cmd), 0);
+	set_initramfs(sysroot, "/boot/initramfs-%s.img", "k7.sec", -1);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "/boot/initramfs-"));
+	unsetenv("HIBERNATE_SYSROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysroot);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* One "name = hex" line of the vector into buf. */
@@ -409,6 +623,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_unlock),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_trust),
+		cmocka_unit_test(test_initramfs),
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_wrap_seal),
 		cmocka_unit_test(test_hkdf),

@@ -83,6 +83,38 @@ static void test_owner_mode(void **state)
 					 sizeof(why)), -EPERM);
 }
 
+/* A file holding a secret: root's, and open to no one else at all. */
+static void test_secret(void **state)
+{
+	char why[1024];
+
+	(void)state;
+	fake_euid = 0;
+	assert_int_equal(perm_secret("/s", 0, S_IFREG | 0600, why,
+				     sizeof(why)), 0);
+	assert_int_equal(perm_secret("/s", 0, S_IFREG | 0400, why,
+				     sizeof(why)), 0);
+	assert_int_equal(perm_secret("/s", 0, S_IFREG | 0640, why,
+				     sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "/s is owned by root, uid 0, mode 0640 (open to its group)"));
+	assert_non_null(strstr(why, "open to no one else: chmod 600 /s"));
+	assert_null(strstr(why, "chown"));
+	assert_int_equal(perm_secret("/s", 0, S_IFREG | 0604, why,
+				     sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "(open to others)"));
+	assert_int_equal(perm_secret("/s", 0, S_IFREG | 0666, why,
+				     sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "(open to group and others)"));
+	assert_int_equal(perm_secret("/s", 1234, S_IFREG | 0600, why,
+				     sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "owned by uid 1234, mode 0600 (not root)"));
+	assert_non_null(strstr(why, "chown root /s"));
+	assert_null(strstr(why, "chmod"));
+	assert_int_equal(perm_secret("/s", 1234, S_IFREG | 0644, why,
+				     sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "chown root /s; chmod 600 /s"));
+}
+
 /* conf_load records the owner and mode of the file it read. */
 static void check_conf_mode(const char *d, mode_t mode, int want)
 {
@@ -288,6 +320,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_owner_mode, reset_euid),
+		cmocka_unit_test_teardown(test_secret, reset_euid),
 		cmocka_unit_test(test_conf_mode),
 		cmocka_unit_test(test_hook_command),
 		cmocka_unit_test(test_lock_symlink),

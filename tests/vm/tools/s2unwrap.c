@@ -38,7 +38,10 @@
 #include "../../../cli/wrap.c"
 
 #define PAGE		4096
-#define SEC_HEAD	56	/* "S2SK", version, opslimit, memlimit KiB, salt, nonce */
+/* "S2SK", version, opslimit, memlimit KiB, key id, salt, nonce */
+#define SEC_HEAD	64
+#define SEC_SALT	24
+#define SEC_NONCE	40
 #define SEC_LEN		(SEC_HEAD + 64 + 16)	/* secret, auth, tag */
 
 static void die(const char *what)
@@ -162,16 +165,17 @@ int main(int argc, char **argv)
 		die(argv[3]);
 	fclose(pf);
 	pass[strcspn(pass, "\n")] = '\0';
-	if (memcmp(sec, "S2SK", 4) || le32(sec + 4) != 1)
-		die("not a version 1 key file");
-	if (crypto_pwhash(kek, sizeof(kek), pass, strlen(pass), sec + 16,
+	if (memcmp(sec, "S2SK", 4) || le32(sec + 4) != 2)
+		die("not a version 2 key file");
+	if (crypto_pwhash(kek, sizeof(kek), pass, strlen(pass), sec + SEC_SALT,
 			  le32(sec + 8), (size_t)le32(sec + 12) * 1024,
 			  crypto_pwhash_ALG_ARGON2ID13))
 		die("argon2id");
 	memcpy(ad, sec, SEC_HEAD);
 	memcpy(ad + SEC_HEAD, pub, sizeof(pub));
 	if (crypto_aead_xchacha20poly1305_ietf_decrypt(secret, &n, NULL,
-			sec + SEC_HEAD, 64 + 16, ad, sizeof(ad), sec + 32, kek))
+			sec + SEC_HEAD, 64 + 16, ad, sizeof(ad), sec + SEC_NONCE,
+			kek))
 		die("wrong passphrase, or not this key file");
 
 	fd = open(argv[1], O_RDONLY | O_DIRECT);
