@@ -15,6 +15,9 @@
 #                               /dev/vda), e.g. throttling.bps-write=2000000;
 #                               DRIVE_OPTS_I_N for boot N only
 #                     TIMEOUT   seconds allowed per boot (120)
+#                     TPM=1     the machine has a TPM 2.0 (tpm-crb): swtpm,
+#                               its state in build/vm/NAME/tpm, kept across
+#                               the scenario's boots as a chip's would be
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
 #                               (a *.ko is looked up in VM_MODULES)
@@ -89,7 +92,7 @@ vm_scenarios_all() {
 	for d in "$VM_DIR"/scenarios/*/; do
 		[ -f "$d/scenario.conf" ] || continue
 		# shellcheck disable=SC1091
-		(MANUAL=0; SUITE=main; VARIANTS=; . "$d/scenario.conf"
+		(MANUAL=0; SUITE=main; VARIANTS=; VARIANT=; . "$d/scenario.conf"
 		 [ "${MANUAL:-0}" = 1 ] || [ "${SUITE:-main}" != "$VM_SUITE" ] && exit
 		 d=$(basename "$d")
 		 echo "$d"
@@ -136,6 +139,12 @@ vm_boot() {
 	done
 	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
 	extra=(${!qemu_var:-})
+	if [ "${TPM:-0}" = 1 ]; then
+		vm_swtpm_start "$out" "$n" || return 1
+		extra+=(-chardev "socket,id=chrtpm,path=$VM_SWTPM_SOCK"
+			-tpmdev emulator,id=tpm0,chardev=chrtpm
+			-device tpm-crb,tpmdev=tpm0)
+	fi
 
 	rm -f "$log" "$mon" "$out/qemu-boot$n.pid" "$out/killed-boot$n"
 	: > "$log"
@@ -174,10 +183,47 @@ vm_boot() {
 		kill "$killpid" 2>/dev/null
 		wait "$killpid" 2>/dev/null
 	fi
+	[ "${TPM:-0}" = 1 ] && vm_swtpm_stop "$out" "$n"
 	# Killed on purpose (KILL_N): a power loss, not a failure.
 	[ -f "$out/killed-boot$n" ] && rc=0
 	awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "boot%s %.1f\n", n, b - a }' >> "$out/times"
 	return $rc
+}
+
+# vm_swtpm_start OUT N: a software TPM 2.0 for boot N, its state in
+# OUT/tpm (a new chip at the scenario's first boot; the same chip, with its
+# seeds and NV indexes, at the next).  Every boot is a power cycle: PCRs
+# start from their reset values.  Sets VM_SWTPM_SOCK for QEMU's chardev.
+vm_swtpm_start() {
+	local out=$1 n=$2 i
+
+	VM_SWTPM_SOCK=$out/swtpm.sock
+	[ ${#VM_SWTPM_SOCK} -lt 100 ] || VM_SWTPM_SOCK=/tmp/suspend2-swtpm-$$.sock
+	rm -f "$VM_SWTPM_SOCK"
+	mkdir -p "$out/tpm"
+	# --terminate: swtpm ends when QEMU closes the control channel.
+	if ! swtpm socket --tpm2 --tpmstate "dir=$out/tpm" \
+		--ctrl "type=unixio,path=$VM_SWTPM_SOCK" --terminate \
+		--pid "file=$out/swtpm-boot$n.pid" \
+		--log "file=$out/swtpm-boot$n.log,level=2" --daemon; then
+		echo "not ok - ${out##*/}/boot$n swtpm did not start (make deps installs swtpm)" >> "$out/synthetic"
+		return 1
+	fi
+	for i in $(seq 50); do
+		[ -S "$VM_SWTPM_SOCK" ] && return 0
+		sleep 0.1
+	done
+	echo "not ok - ${out##*/}/boot$n swtpm made no socket in 5 s" >> "$out/synthetic"
+	return 1
+}
+
+# vm_swtpm_stop OUT N: swtpm normally ended with QEMU; make sure.
+vm_swtpm_stop() {
+	local pidfile=$1/swtpm-boot$2.pid
+
+	[ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+	rm -f "$pidfile" "$VM_SWTPM_SOCK"
+	return 0
 }
 
 # vm_scenario NAME: run every boot of scenario NAME, then its host check.
@@ -201,7 +247,7 @@ vm_scenario() {
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS
+	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM
 	unset HOST_CHECK
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
