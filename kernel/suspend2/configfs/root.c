@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "../tpm/tpm.h"
 #include "../writers/writer.h"
 #include "configfs.h"
 
@@ -43,6 +44,7 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 			len += sysfs_emit_at(page, len, " %s",
 					     s2_encryption_names[i]);
 	len += sysfs_emit_at(page, len, "\nkeys: keyring");
+	len += sysfs_emit_at(page, len, "\ntpm: %s", s2_tpm_version());
 	len += sysfs_emit_at(page, len, "\npowerdown:");
 	for (i = 0; i < S2_NR_POWERDOWN; i++)
 		len += sysfs_emit_at(page, len, " %s", s2_powerdown_names[i]);
