@@ -69,6 +69,7 @@ int results_read(const struct cfs *c, struct results *r)
 	S2_RESULTS_TAIL(READ)
 	/* The image pipeline's figures; a module without them reports none. */
 	r->has_pipeline = cfs_exists(c, "results/threads");
+	r->has_crypt_time = cfs_exists(c, "results/write_crypt_us");
 	return 0;
 }
 
@@ -106,7 +107,8 @@ void report_text(FILE *out, const struct results *r)
 		"compressor", *r->compressor ? r->compressor : "-",
 		*r->writer ? r->writer : "-",
 		*r->checksum ? r->checksum : "-");
-	if (*r->encryption && strcmp(r->encryption, "none"))
+	if (*r->encryption && strcmp(r->encryption, "none") &&
+	    r->has_crypt_time)
 		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)\n",
 			"encryption", r->encryption,
 			(unsigned long long)(r->write_crypt_us / 1000),
@@ -271,9 +273,10 @@ static void json_results_body(FILE *out, const struct results *r,
 	json_string(out, r->checksum);
 	fprintf(out, ",\n%s\"encryption\": ", ind);
 	json_string(out, r->encryption);
-	fprintf(out, ",\n%s\"crypt_us\": {\"write\": %llu, \"read\": %llu}",
-		ind, (unsigned long long)r->write_crypt_us,
-		(unsigned long long)r->read_crypt_us);
+	if (r->has_crypt_time)
+		fprintf(out, ",\n%s\"crypt_us\": {\"write\": %llu, \"read\": %llu}",
+			ind, (unsigned long long)r->write_crypt_us,
+			(unsigned long long)r->read_crypt_us);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
 	fprintf(out, ",\n%s\"time_us\": {", ind);

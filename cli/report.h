@@ -34,6 +34,7 @@ struct results {
 	uint64_t read_kbps;
 	bool verified;
 	bool has_pipeline;	/* the module reports the attributes below */
+	bool has_crypt_time;	/* and write_crypt_us, read_crypt_us */
 	uint64_t threads;
 	uint64_t pipeline_bytes;
 	uint64_t write_cpu_wait_us;

@@ -286,6 +286,17 @@ static void test_report(void **state)
 	put_file(d, "results/read_cpu_wait_us", "0\n");
 	put_file(d, "results/read_io_wait_us", "99000\n");
 	put_file(d, "results/encryption", "aes-gcm\n");
+	/* A module without the AEAD times: no made-up zeros. */
+	assert_int_equal(results_read(&fs, &r), 0);
+	assert_false(r.has_crypt_time);
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	report_json(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "encryption               aes-gcm\n"));
+	assert_null(strstr(text, "sealing"));
+	assert_null(strstr(text, "crypt_us"));
+	free(text);
 	put_file(d, "results/write_crypt_us", "1500250\n");
 	put_file(d, "results/read_crypt_us", "7\n");
 	assert_int_equal(results_read(&fs, &r), 0);

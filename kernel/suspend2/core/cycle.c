@@ -31,7 +31,11 @@
 #include "pipeline.h"
 #include "sync.h"
 
-#define S2_BOOT_RECORD_MAGIC	0x53324252	/* "S2BR" */
+/*
+ * A new layout is a new magic: the boot kernel's module and the resumed
+ * kernel's may be different builds (a DKMS upgrade not yet loaded).
+ */
+#define S2_BOOT_RECORD_MAGIC	0x53324233	/* "S2B3" */
 
 /*
  * What the boot kernel leaves for the resumed one in the scratch area that
