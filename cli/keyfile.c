@@ -18,6 +18,7 @@
 #include "askpass.h"
 #include "common.h"
 #include "imghdr.h"
+#include "initramfs.h"
 #include "keyfile.h"
 #include "options.h"
 
@@ -419,7 +420,7 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 		  const char *passfile, bool force)
 {
 	char dir[PATH_MAX], pub_path[PATH_MAX], sec_path[PATH_MAX];
-	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1];
+	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1], cmd[128];
 	uint8_t pub[WRAP_KEY_LEN], sec[KEYFILE_SEC_LEN], id[WRAP_KEY_ID_LEN];
 	struct setup_secrets *s;
 	struct stat st;
@@ -483,7 +484,8 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
 		 name, id_hex, pub_path, sec_path, auth_path);
 	/* The initramfs unlocks the image: without this key, it cannot. */
-	hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): update-initramfs -u (or dracut -f)");
+	hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): %s",
+		 initramfs_rebuild(cmd, sizeof(cmd)));
 out:
 	sodium_memzero(s, sizeof(*s));
 	sodium_free(s);

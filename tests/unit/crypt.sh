@@ -76,7 +76,7 @@ conf "compressor = lz4"
 printf 'pass one\n' >"$T/pass"
 expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
 check "--setup-key: key id printed" grep -q "key 't' (id [0-9a-f]\{16\})" "$T/err"
-check "--setup-key: ends saying to rebuild the initramfs" sh -c "tail -n 1 '$T/err' | grep -q 'rebuild the initramfs now, .*update-initramfs -u'"
+check "--setup-key: ends saying to rebuild the running kernel's initramfs" sh -c "tail -n 1 '$T/err' | grep -q 'rebuild the initramfs now, .*update-initramfs -u -k $(uname -r) (or dracut -f)$'"
 check "key directory 0700" test "$(mode "$T/keys")" = 700
 check "t.sec 0600" test "$(mode "$T/keys/t.sec")" = 600
 check "t.pub 0644" test "$(mode "$T/keys/t.pub")" = 644
@@ -174,8 +174,8 @@ mv "$T/t.sec.keep" "$T/keys/t.sec"
 mkdir -p "$T/boot"
 touch -d '-1 hour' "$T/boot/initrd.img-$(uname -r)"
 run_both "encryption, initramfs older than the key" 3 --test -f
-check "old initramfs: says to run update-initramfs -u" grep -q \
-	"the initramfs $T/boot/initrd.img-$(uname -r) (.*) is older than $T/keys/t.*run update-initramfs -u (or dracut -f) first; nothing was frozen" "$T/real.err"
+check "old initramfs: says to run update-initramfs -u -k RELEASE" grep -q \
+	"the initramfs $T/boot/initrd.img-$(uname -r) (.*) is older than $T/keys/t.*run update-initramfs -u -k $(uname -r) (or dracut -f) first; nothing was frozen" "$T/real.err"
 check "old initramfs: the dry run fails the check" grep -q "^# check: encryption aes-gcm, key keyring:t: the initramfs is older than the key: FAILED" "$T/dry.out"
 touch "$T/boot/initrd.img-$(uname -r)"
 run_both "encryption, initramfs rebuilt after the key" 0 --test -f
