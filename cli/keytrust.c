@@ -80,13 +80,21 @@ int keytrust_initramfs(const char *name, char *why, size_t len)
 	if (initramfs_find(img, sizeof(img), &ist))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(exts); i++) {
+		/*
+		 * The status change time, not the modification time: the
+		 * initramfs copies the files with their owner and mode,
+		 * and a chmod or chown after it was built (as a refusal
+		 * of keytrust_files() asks for) leaves the old ones there.
+		 * It moves on a write too, and on the renames of
+		 * --setup-key.
+		 */
 		if (keyfile_path(name, exts[i], path, sizeof(path)) ||
-		    stat(path, &kst) || !older(&ist.st_mtim, &kst.st_mtim))
+		    stat(path, &kst) || !older(&ist.st_mtim, &kst.st_ctim))
 			continue;
 		when(&ist.st_mtim, img_when, sizeof(img_when));
-		when(&kst.st_mtim, key_when, sizeof(key_when));
+		when(&kst.st_ctim, key_when, sizeof(key_when));
 		snprintf(why, len,
-			 "the initramfs %s (%s) is older than %s (%s): it does not have this key, and an image written for it could not be unlocked at resume; run %s first",
+			 "the initramfs %s (%s) is older than %s (changed %s): it does not have this key as it is now, and an image written for it could not be unlocked at resume; run %s first",
 			 img, img_when, path, key_when,
 			 initramfs_rebuild(cmd, sizeof(cmd)));
 		return -ESTALE;

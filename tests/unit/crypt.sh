@@ -179,6 +179,18 @@ check "old initramfs: says to run update-initramfs -u -k RELEASE" grep -q \
 check "old initramfs: the dry run fails the check" grep -q "^# check: encryption aes-gcm, key keyring:t: the initramfs is older than the key: FAILED" "$T/dry.out"
 touch "$T/boot/initrd.img-$(uname -r)"
 run_both "encryption, initramfs rebuilt after the key" 0 --test -f
+# Fixing a key file's mode as told, after the initramfs was built, leaves
+# the initramfs with a copy of the old mode: it must be rebuilt too.  A
+# second's sleep: the chmod must come after the touch on a coarse clock.
+sleep 1
+chmod 0640 "$T/keys/t.sec"
+run_both "encryption, .sec made group-readable after the initramfs" 7 --test -f
+chmod 0600 "$T/keys/t.sec"
+run_both "encryption, .sec mode fixed after the initramfs" 3 --test -f
+check "mode fixed: the initramfs is older than the change" grep -q \
+	"the initramfs $T/boot/initrd.img-$(uname -r) (.*) is older than $T/keys/t.sec (changed .*run update-initramfs -u -k $(uname -r) (or dracut -f) first" "$T/real.err"
+touch "$T/boot/initrd.img-$(uname -r)"
+run_both "encryption, initramfs rebuilt after the mode fix" 0 --test -f
 rm -rf "$T/boot"
 conf "compressor = lz4"
 run_both "no encryption: key written empty" 0 --test -f

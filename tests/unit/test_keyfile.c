@@ -414,7 +414,10 @@ static void test_trust(void **state)
 	check_trust("k6", 0, NULL, NULL);
 }
 
-/* The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's + delta. */
+/*
+ * The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's status change
+ * time + delta.
+ */
 static void set_initramfs(const char *sysroot, const char *fmt,
 			  const char *key, int delta)
 {
@@ -434,10 +437,30 @@ static void set_initramfs(const char *sysroot, const char *fmt,
 	fclose(f);
 	key_path(key, rel, sizeof(rel));
 	assert_int_equal(stat(rel, &st), 0);
-	t[0] = st.st_mtim;
-	t[1] = st.st_mtim;
+	t[0] = st.st_ctim;
+	t[1] = st.st_ctim;
 	t[1].tv_sec += delta;
 	assert_int_equal(utimensat(AT_FDCWD, img, t, 0), 0);
+}
+
+/* chmod KEY to its own mode until its status change time moves on. */
+static void touch_status(const char *key)
+{
+	struct stat before, st;
+	char path[256];
+	int i;
+
+	key_path(key, path, sizeof(path));
+	assert_int_equal(stat(path, &before), 0);
+	for (i = 0; i < 2000; i++) {
+		assert_int_equal(chmod(path, before.st_mode & 07777), 0);
+		assert_int_equal(stat(path, &st), 0);
+		if (st.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+		    st.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
+			return;
+		usleep(1000);
+	}
+	fail_msg("the status change time of %s does not move", path);
 }
 
 static void test_initramfs(void **state)
@@ -467,6 +490,15 @@ static void test_initramfs(void **state)
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
 	/* The .pub is renamed last, its .tmp written last: the newer. */
 	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", 0);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/*
+	 * A chmod after the initramfs was built (its copy has the old
+	 * mode) changes no contents, yet makes the initramfs stale.
+	 */
+	touch_status("k7.sec");
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "k7.sec (changed "));
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 0);
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
 	/* dracut's name, when initramfs-tools' is not there. */
 	snprintf(cmd, sizeof(cmd), "rm -f %s/boot/initrd.img-*", sysroot);
