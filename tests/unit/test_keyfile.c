@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,6 +521,91 @@ static void test_initramfs(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static bool tmp_left(const char *name, const char *ext)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s%s.tmp", keydir, name, ext);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * A write or a rename that fails leaves no .tmp file behind (one would
+ * hold the raw authentication key).
+ */
+static void test_tmp_cleanup(void **state)
+{
+	char path[256];
+
+	(void)state;
+	set_pass("tmp\n");
+	/* Some key first: the key directory is made. */
+	assert_int_equal(keyfile_setup("k8", KDF_MIN, passfile, false), 0);
+	/* NAME.pub.tmp cannot be made: a directory has its name. */
+	snprintf(path, sizeof(path), "%s/k9.pub.tmp", keydir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+			 -EEXIST);
+	assert_false(tmp_left("k9", ".sec"));
+	assert_false(tmp_left("k9", ".auth"));
+	assert_int_equal(rmdir(path), 0);
+	/* The second rename fails: NAME.auth is a directory, not empty. */
+	snprintf(path, sizeof(path), "%s/k8.auth", keydir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/k8.auth/x", keydir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_not_equal(keyfile_setup("k8", KDF_MIN, passfile, true), 0);
+	assert_false(tmp_left("k8", ".sec"));
+	assert_false(tmp_left("k8", ".auth"));
+	assert_false(tmp_left("k8", ".pub"));
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/k8.auth", keydir);
+	assert_int_equal(rmdir(path), 0);
+}
+
+/*
+ * hib_info(), wrapped: whether the signals that would cut --setup-key
+ * short were held back when it said the key was made.
+ */
+static int info_calls, info_held;
+
+void __wrap_hib_info(const char *fmt, ...);
+void __wrap_hib_info(const char *fmt, ...)
+{
+	sigset_t now;
+	va_list ap;
+
+	info_calls++;
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);
+	if (sigismember(&now, SIGINT) && sigismember(&now, SIGTERM) &&
+	    sigismember(&now, SIGHUP) && sigismember(&now, SIGTSTP))
+		info_held++;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * Held from the first rename until the directory is synced and both
+ * messages (the key made, the initramfs to rebuild) are out; not after.
+ */
+static void test_signals_held(void **state)
+{
+	sigset_t now;
+
+	(void)state;
+	set_pass("held\n");
+	info_calls = info_held = 0;
+	assert_int_equal(keyfile_setup("k10", KDF_MIN, passfile, false), 0);
+	assert_int_equal(info_calls, 2);
+	assert_int_equal(info_held, 2);
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);
+	assert_false(sigismember(&now, SIGINT));
+	assert_false(sigismember(&now, SIGTSTP));
+}
+
 /* One "name = hex" line of the vector into buf. */
 static void vec(const char *name, uint8_t *buf, size_t len)
 {
@@ -672,6 +758,8 @@ int main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_initramfs),
+		cmocka_unit_test(test_tmp_cleanup),
+		cmocka_unit_test(test_signals_held),
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_wrap_seal),
 		cmocka_unit_test(test_hkdf),
