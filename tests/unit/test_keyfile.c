@@ -282,9 +282,10 @@ static void copy_key(const char *from, const char *to)
 }
 
 /*
- * A --setup-key --force cut short between its renames leaves a .sec of
- * the old pair with the .pub of the new: told by the key id in the .sec
- * header, without a passphrase, not as a wrong one.
+ * A --setup-key --force cut short between its renames (.sec, .auth,
+ * .pub) leaves a .sec of the new pair with the .pub of the old.  Mixed
+ * the other way round here, which the same check tells: by the key id in
+ * the .sec header, without a passphrase, not as a wrong one.
  */
 static void test_pair(void **state)
 {
