@@ -22,6 +22,7 @@
 
 #include "askpass.h"
 #include "imghdr.h"
+#include "initramfs.h"
 #include "keyfile.h"
 #include "keyring.h"
 #include "keytrust.h"
@@ -101,36 +102,77 @@ static int read_auth(struct run *r, const char *name, uint8_t *auth)
 
 /*
  * Why NAME.pub and NAME.sec cannot be unlocked together, from what
- * keyfile_check_pair() returned (NAME.pub itself read).
+ * keyfile_check_pair() returned (NAME.pub itself read).  At resume the
+ * files are the initramfs's copies, and such a pair almost always means
+ * an initramfs built before the key was made or changed: the fix is to
+ * rebuild it, never to make the key anew, which would leave the image
+ * locked for good.
  */
 static void pair_why(const char *name, int err, const uint8_t *sec_id,
-		     const uint8_t *pub_id, char *why, size_t len)
+		     const uint8_t *pub_id, bool resume, char *why,
+		     size_t len)
 {
-	char pub[PATH_MAX], sec[PATH_MAX];
+	char pub[PATH_MAX], sec[PATH_MAX], what[2 * PATH_MAX + 256];
 	char sec_hex[2 * WRAP_KEY_ID_LEN + 1], pub_hex[sizeof(sec_hex)];
+	char cmd[128];
 
 	keyfile_path(name, ".pub", pub, sizeof(pub));
 	keyfile_path(name, ".sec", sec, sizeof(sec));
 	keyfile_hex(sec_id, WRAP_KEY_ID_LEN, sec_hex);
 	keyfile_hex(pub_id, WRAP_KEY_ID_LEN, pub_hex);
+	initramfs_rebuild(cmd, sizeof(cmd));
 	if (err == -ESTALE)
+		snprintf(what, sizeof(what),
+			 "%s (key id %s) is not the secret key of %s (key id %s): they are of two key pairs",
+			 sec, sec_hex, pub, pub_hex);
+	else if (err == -EINVAL)
+		snprintf(what, sizeof(what),
+			 "%s is not a key file of this version (%d bytes, \"%s\" version %d expected)",
+			 sec, KEYFILE_SEC_LEN, KEYFILE_MAGIC, KEYFILE_VERSION);
+	else
+		snprintf(what, sizeof(what),
+			 "cannot read the secret key %s: %s", sec,
+			 strerror(-err));
+	if (resume)
 		snprintf(why, len,
-			 "%s (key id %s) is not the secret key of %s (key id %s): they are of two key pairs, as a hibernate --setup-key --force cut short leaves them, and no passphrase can unlock them; make the key anew with hibernate --setup-key %s --force, then update-initramfs -u",
-			 sec, sec_hex, pub, pub_hex, name);
+			 "the key files in the initramfs do not match: %s; the initramfs was built before the key was made or changed: boot, run %s and reboot (do not make the key anew: images written for this key could then never be unlocked)",
+			 what, cmd);
+	else if (err == -ESTALE)
+		snprintf(why, len,
+			 "%s, as a hibernate --setup-key --force cut short leaves them, and no passphrase can unlock them; make the key anew with hibernate --setup-key %s --force, then run %s",
+			 what, name, cmd);
 	else if (err == -EINVAL)
 		snprintf(why, len,
-			 "%s is not a key file of this version (%d bytes, \"%s\" version %d expected); make the key anew with hibernate --setup-key %s --force, then update-initramfs -u",
-			 sec, KEYFILE_SEC_LEN, KEYFILE_MAGIC, KEYFILE_VERSION,
-			 name);
+			 "%s; make the key anew with hibernate --setup-key %s --force, then run %s",
+			 what, name, cmd);
 	else
 		snprintf(why, len,
-			 "cannot read the secret key %s: %s; it is what unlocks the image at resume (make the key anew with hibernate --setup-key %s --force, then update-initramfs -u)",
-			 sec, strerror(-err), name);
+			 "%s; it is what unlocks the image at resume (make the key anew with hibernate --setup-key %s --force, then run %s)",
+			 what, name, cmd);
 }
 
 /*
- * Before the key files are read or used: the directory and the files
- * root's alone (keytrust.c).  0, or HIB_EXIT_PERM, said with what.
+ * At resume the key files are the initramfs's copies, made by root when
+ * it was built: refusing them for their owner or mode would only lose
+ * the image, and a .pub or .sec of someone else's cannot make the
+ * owner's passphrase open an image that was not wrapped for the owner's
+ * key with the authentication key, which never leaves the running
+ * system.  Said, and the unlock goes on.
+ */
+static void warn_keys(struct run *r, const char *name)
+{
+	char why[2 * PATH_MAX + 256], cmd[128];
+
+	if (!keytrust_files(name, why, sizeof(why)))
+		return;
+	hib_warn("key '%s': %s; going on all the same, since these are the initramfs's copies and refusing them would only lose the image: fix the files on the running system, then run %s",
+		 name, why, initramfs_rebuild(cmd, sizeof(cmd)));
+	note(r, "check: key %s: unsafe, going on: %s", name, why);
+}
+
+/*
+ * Before a cycle reads or uses the key files: the directory and the
+ * files root's alone (keytrust.c).  0, or HIB_EXIT_PERM, said with what.
  */
 static int trust_keys(struct run *r, const char *name, const char *what)
 {
@@ -159,7 +201,7 @@ static int check_unlockable(struct run *r, const char *name)
 
 	ret = keyfile_check_pair(name, sec_id, pub_id);
 	if (ret) {
-		pair_why(name, ret, sec_id, pub_id, why, sizeof(why));
+		pair_why(name, ret, sec_id, pub_id, false, why, sizeof(why));
 	} else {
 		ret = keytrust_initramfs(name, why, sizeof(why));
 		if (!ret)
@@ -404,16 +446,15 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		name = other;
 	}
 	keyfile_path(name, ".pub", path, sizeof(path));
-	ret = trust_keys(r, name, "not asking for a passphrase; the image is left as it is");
-	if (ret)
-		return HIB_EXIT_LOCKED;
+	warn_keys(r, name);
 	/* Files of two key pairs: told now, not as three wrong tries. */
 	if (!keyfile_read_pub(name, pub)) {
 		uint8_t sec_id[WRAP_KEY_ID_LEN] = { 0 };
 
 		ret = keyfile_check_pair(name, sec_id, id);
 		if (ret) {
-			pair_why(name, ret, sec_id, id, why, sizeof(why));
+			pair_why(name, ret, sec_id, id, true, why,
+				 sizeof(why));
 			hib_err("image on %s: %s; not asking for a passphrase; the image is left as it is",
 				r->target, why);
 			note(r, "check: key %s: cannot be unlocked: FAILED",

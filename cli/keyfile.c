@@ -18,6 +18,7 @@
 #include "askpass.h"
 #include "common.h"
 #include "imghdr.h"
+#include "initramfs.h"
 #include "keyfile.h"
 #include "options.h"
 
@@ -323,36 +324,56 @@ static int commit_tmp(const char *path)
 	return rename(tmp, path) ? -errno : 0;
 }
 
+/* PATH.tmp removed: one of them holds the raw authentication key. */
+static void drop_tmp(const char *path)
+{
+	char tmp[PATH_MAX + 8];
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	unlink(tmp);
+}
+
 /*
  * The three renames that replace a key.  Everything slow (the passphrase
  * hash, writing and syncing the three .tmp files) is done before the
- * first, so an interruption then leaves the old set whole; and Ctrl-C or
- * SIGTERM is held back during the renames.  Three renames still cannot
- * be one atomic step (a crash may land between them), so the order
- * makes every mixed set detectable without the passphrase: .auth has
- * nothing to check it against, so it goes between .sec and .pub, and
- * any set cut short then has a .sec and a .pub of different key pairs,
- * which the key id in the .sec tells (keyfile_check_pair()).
+ * first, so an interruption then leaves the old set whole.  Three
+ * renames still cannot be one atomic step (a crash may land between
+ * them), so the order makes every mixed set detectable without the
+ * passphrase: .auth has nothing to check it against, so it goes between
+ * .sec and .pub, and any set cut short then has a .sec and a .pub of
+ * different key pairs, which the key id in the .sec tells
+ * (keyfile_check_pair()).
  */
 static int commit_three(const char *sec_path, const char *auth_path,
 			const char *pub_path)
 {
-	sigset_t hold, old;
 	int ret;
+
+	ret = commit_tmp(sec_path);
+	if (!ret)
+		ret = commit_tmp(auth_path);
+	if (!ret)
+		ret = commit_tmp(pub_path);
+	return ret;
+}
+
+/*
+ * Ctrl-C, Ctrl-Z, SIGTERM, a hangup held back from the first rename
+ * until the directory is synced and the outcome said: a key replaced
+ * without the message that the initramfs must be rebuilt is an image
+ * lost at the next resume.  The old mask into old.
+ */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t hold;
 
 	sigemptyset(&hold);
 	sigaddset(&hold, SIGINT);
 	sigaddset(&hold, SIGTERM);
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &hold, &old);
-	ret = commit_tmp(sec_path);
-	if (!ret)
-		ret = commit_tmp(auth_path);
-	if (!ret)
-		ret = commit_tmp(pub_path);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return ret;
+	sigaddset(&hold, SIGTSTP);
+	sigprocmask(SIG_BLOCK, &hold, old);
 }
 
 static void sync_dir(const char *dir)
@@ -419,10 +440,11 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 		  const char *passfile, bool force)
 {
 	char dir[PATH_MAX], pub_path[PATH_MAX], sec_path[PATH_MAX];
-	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1];
+	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1], cmd[128];
 	uint8_t pub[WRAP_KEY_LEN], sec[KEYFILE_SEC_LEN], id[WRAP_KEY_ID_LEN];
 	struct setup_secrets *s;
 	struct stat st;
+	sigset_t old;
 	int ret;
 
 	keyfile_dir(dir, sizeof(dir));
@@ -470,20 +492,29 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 				WRAP_AUTH_LEN, 0600);
 	if (!ret)
 		ret = write_tmp(pub_path, pub, sizeof(pub), 0644);
+	hold_signals(&old);
 	if (!ret)
 		ret = commit_three(sec_path, auth_path, pub_path);
+	if (ret) {
+		/* Whatever was written and not renamed. */
+		drop_tmp(sec_path);
+		drop_tmp(auth_path);
+		drop_tmp(pub_path);
+	}
 	sync_dir(dir);
 	if (ret) {
-		hib_err("cannot write key '%s' in %s: %s", name, dir,
-			strerror(-ret));
-		goto out;
+		hib_err("cannot write key '%s' in %s: %s; no key file was left under a temporary name",
+			name, dir, strerror(-ret));
+	} else {
+		wrap_key_id(pub, id);
+		keyfile_hex(id, sizeof(id), id_hex);
+		hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
+			 name, id_hex, pub_path, sec_path, auth_path);
+		/* The initramfs unlocks the image: without it, it cannot. */
+		hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): %s",
+			 initramfs_rebuild(cmd, sizeof(cmd)));
 	}
-	wrap_key_id(pub, id);
-	keyfile_hex(id, sizeof(id), id_hex);
-	hib_info("key '%s' (id %s): public key %s, secret key %s, sealed with the passphrase, authentication key %s",
-		 name, id_hex, pub_path, sec_path, auth_path);
-	/* The initramfs unlocks the image: without this key, it cannot. */
-	hib_info("rebuild the initramfs now, or images written for this key cannot be resumed (hibernating refuses while the initramfs is older than the key): update-initramfs -u (or dracut -f)");
+	sigprocmask(SIG_SETMASK, &old, NULL);
 out:
 	sodium_memzero(s, sizeof(*s));
 	sodium_free(s);

@@ -11,20 +11,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include "common.h"
+#include "initramfs.h"
 #include "keyfile.h"
 #include "keytrust.h"
-#include "options.h"
 #include "perm.h"
-
-/* Where initramfs-tools, then dracut (Fedora's name), put it. */
-static const char *const initramfs_names[] = {
-	"/boot/initrd.img-%s",
-	"/boot/initramfs-%s.img",
-};
 
 int keytrust_files(const char *name, char *why, size_t len)
 {
@@ -78,34 +71,32 @@ static bool older(const struct timespec *a, const struct timespec *b)
 int keytrust_initramfs(const char *name, char *why, size_t len)
 {
 	static const char *const exts[] = { ".pub", ".sec" };
-	char img[PATH_MAX], buf[PATH_MAX], path[PATH_MAX];
+	char img[PATH_MAX], path[PATH_MAX], cmd[128];
 	char img_when[32], key_when[32];
 	struct stat ist, kst;
-	struct utsname u;
 	size_t i;
 
-	if (uname(&u))
-		return 0;
-	for (i = 0; i < ARRAY_SIZE(initramfs_names); i++) {
-		/* Moved under HIBERNATE_SYSROOT for tests, like the lock. */
-		snprintf(buf, sizeof(buf), initramfs_names[i], u.release);
-		snprintf(img, sizeof(img), "%s",
-			 hib_path(buf, path, sizeof(path)));
-		if (!stat(img, &ist))
-			break;
-	}
 	/* None: nothing to compare (a boot without one, a test). */
-	if (i == ARRAY_SIZE(initramfs_names))
+	if (initramfs_find(img, sizeof(img), &ist))
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(exts); i++) {
+		/*
+		 * The status change time, not the modification time: the
+		 * initramfs copies the files with their owner and mode,
+		 * and a chmod or chown after it was built (as a refusal
+		 * of keytrust_files() asks for) leaves the old ones there.
+		 * It moves on a write too, and on the renames of
+		 * --setup-key.
+		 */
 		if (keyfile_path(name, exts[i], path, sizeof(path)) ||
-		    stat(path, &kst) || !older(&ist.st_mtim, &kst.st_mtim))
+		    stat(path, &kst) || !older(&ist.st_mtim, &kst.st_ctim))
 			continue;
 		when(&ist.st_mtim, img_when, sizeof(img_when));
-		when(&kst.st_mtim, key_when, sizeof(key_when));
+		when(&kst.st_ctim, key_when, sizeof(key_when));
 		snprintf(why, len,
-			 "the initramfs %s (%s) is older than %s (%s): it does not have this key, and an image written for it could not be unlocked at resume; run update-initramfs -u (or dracut -f) first",
-			 img, img_when, path, key_when);
+			 "the initramfs %s (%s) is older than %s (changed %s): it does not have this key as it is now, and an image written for it could not be unlocked at resume; run %s first",
+			 img, img_when, path, key_when,
+			 initramfs_rebuild(cmd, sizeof(cmd)));
 		return -ESTALE;
 	}
 	return 0;

@@ -20,8 +20,10 @@
 int keytrust_files(const char *name, char *why, size_t len);
 /*
  * The initramfs of the running kernel, when there is one, must be newer
- * than NAME.pub and NAME.sec, or it has an older key (or none) and an
- * image written now could not be unlocked at resume.  0 or -ESTALE.
+ * than the last change (contents, owner, mode, name) of NAME.pub and
+ * NAME.sec, or it has an older key (or none), or copies that resume
+ * refuses, and an image written now could not be unlocked at resume.
+ * 0 or -ESTALE.
  */
 int keytrust_initramfs(const char *name, char *why, size_t len);
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,9 +282,10 @@ static void copy_key(const char *from, const char *to)
 }
 
 /*
- * A --setup-key --force cut short between its renames leaves a .sec of
- * the old pair with the .pub of the new: told by the key id in the .sec
- * header, without a passphrase, not as a wrong one.
+ * A --setup-key --force cut short between its renames (.sec, .auth,
+ * .pub) leaves a .sec of the new pair with the .pub of the old.  Mixed
+ * the other way round here, which the same check tells: by the key id in
+ * the .sec header, without a passphrase, not as a wrong one.
  */
 static void test_pair(void **state)
 {
@@ -414,7 +416,10 @@ static void test_trust(void **state)
 	check_trust("k6", 0, NULL, NULL);
 }
 
-/* The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's + delta. */
+/*
+ * The initramfs (under HIBERNATE_SYSROOT) at mtime KEY's status change
+ * time + delta.
+ */
 static void set_initramfs(const char *sysroot, const char *fmt,
 			  const char *key, int delta)
 {
@@ -434,15 +439,36 @@ static void set_initramfs(const char *sysroot, const char *fmt,
 	fclose(f);
 	key_path(key, rel, sizeof(rel));
 	assert_int_equal(stat(rel, &st), 0);
-	t[0] = st.st_mtim;
-	t[1] = st.st_mtim;
+	t[0] = st.st_ctim;
+	t[1] = st.st_ctim;
 	t[1].tv_sec += delta;
 	assert_int_equal(utimensat(AT_FDCWD, img, t, 0), 0);
+}
+
+/* chmod KEY to its own mode until its status change time moves on. */
+static void touch_status(const char *key)
+{
+	struct stat before, st;
+	char path[256];
+	int i;
+
+	key_path(key, path, sizeof(path));
+	assert_int_equal(stat(path, &before), 0);
+	for (i = 0; i < 2000; i++) {
+		assert_int_equal(chmod(path, before.st_mode & 07777), 0);
+		assert_int_equal(stat(path, &st), 0);
+		if (st.st_ctim.tv_sec != before.st_ctim.tv_sec ||
+		    st.st_ctim.tv_nsec != before.st_ctim.tv_nsec)
+			return;
+		usleep(1000);
+	}
+	fail_msg("the status change time of %s does not move", path);
 }
 
 static void test_initramfs(void **state)
 {
 	char sysroot[] = "/tmp/test_keyfile_root.XXXXXX", why[1024], cmd[128];
+	struct utsname u;
 
 	(void)state;
 	assert_non_null(mkdtemp(sysroot));
@@ -456,12 +482,25 @@ static void test_initramfs(void **state)
 	assert_non_null(strstr(why, "/boot/initrd.img-"));
 	assert_non_null(strstr(why, "is older than"));
 	assert_non_null(strstr(why, "k7.pub"));
-	assert_non_null(strstr(why, "update-initramfs -u"));
+	/* The running kernel's, not the newest installed kernel's. */
+	assert_int_equal(uname(&u), 0);
+	snprintf(cmd, sizeof(cmd), "run update-initramfs -u -k %s (or dracut -f) first",
+		 u.release);
+	assert_non_null(strstr(why, cmd));
 	/* Rebuilt after the key: fine; at the same instant, not older. */
 	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 60);
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
 	/* The .pub is renamed last, its .tmp written last: the newer. */
 	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", 0);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	/*
+	 * A chmod after the initramfs was built (its copy has the old
+	 * mode) changes no contents, yet makes the initramfs stale.
+	 */
+	touch_status("k7.sec");
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "k7.sec (changed "));
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 0);
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
 	/* dracut's name, when initramfs-tools' is not there. */
 	snprintf(cmd, sizeof(cmd), "rm -f %s/boot/initrd.img-*", sysroot);
@@ -469,9 +508,103 @@ static void test_initramfs(void **state)
 	set_initramfs(sysroot, "/boot/initramfs-%s.img", "k7.sec", -1);
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
 	assert_non_null(strstr(why, "/boot/initramfs-"));
+	/* Both: the newer counts, whichever name it has. */
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", 60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.sec", -2);
+	set_initramfs(sysroot, "/boot/initramfs-%s.img", "k7.sec", 60);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
+	set_initramfs(sysroot, "/boot/initramfs-%s.img", "k7.sec", -1);
+	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), -ESTALE);
+	assert_non_null(strstr(why, "/boot/initramfs-"));
 	unsetenv("HIBERNATE_SYSROOT");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", sysroot);
 	assert_int_equal(system(cmd), 0);
+}
+
+static bool tmp_left(const char *name, const char *ext)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s%s.tmp", keydir, name, ext);
+	return access(path, F_OK) == 0;
+}
+
+/*
+ * A write or a rename that fails leaves no .tmp file behind (one would
+ * hold the raw authentication key).
+ */
+static void test_tmp_cleanup(void **state)
+{
+	char path[256];
+
+	(void)state;
+	set_pass("tmp\n");
+	/* Some key first: the key directory is made. */
+	assert_int_equal(keyfile_setup("k8", KDF_MIN, passfile, false), 0);
+	/* NAME.pub.tmp cannot be made: a directory has its name. */
+	snprintf(path, sizeof(path), "%s/k9.pub.tmp", keydir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+			 -EEXIST);
+	assert_false(tmp_left("k9", ".sec"));
+	assert_false(tmp_left("k9", ".auth"));
+	assert_int_equal(rmdir(path), 0);
+	/* The second rename fails: NAME.auth is a directory, not empty. */
+	snprintf(path, sizeof(path), "%s/k8.auth", keydir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/k8.auth/x", keydir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_not_equal(keyfile_setup("k8", KDF_MIN, passfile, true), 0);
+	assert_false(tmp_left("k8", ".sec"));
+	assert_false(tmp_left("k8", ".auth"));
+	assert_false(tmp_left("k8", ".pub"));
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/k8.auth", keydir);
+	assert_int_equal(rmdir(path), 0);
+}
+
+/*
+ * hib_info(), wrapped: whether the signals that would cut --setup-key
+ * short were held back when it said the key was made.
+ */
+static int info_calls, info_held;
+
+void __wrap_hib_info(const char *fmt, ...);
+void __wrap_hib_info(const char *fmt, ...)
+{
+	sigset_t now;
+	va_list ap;
+
+	info_calls++;
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);
+	if (sigismember(&now, SIGINT) && sigismember(&now, SIGTERM) &&
+	    sigismember(&now, SIGHUP) && sigismember(&now, SIGTSTP))
+		info_held++;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * Held from the first rename until the directory is synced and both
+ * messages (the key made, the initramfs to rebuild) are out; not after.
+ */
+static void test_signals_held(void **state)
+{
+	sigset_t now;
+
+	(void)state;
+	set_pass("held\n");
+	info_calls = info_held = 0;
+	assert_int_equal(keyfile_setup("k10", KDF_MIN, passfile, false), 0);
+	assert_int_equal(info_calls, 2);
+	assert_int_equal(info_held, 2);
+	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);
+	assert_false(sigismember(&now, SIGINT));
+	assert_false(sigismember(&now, SIGTSTP));
 }
 
 /* One "name = hex" line of the vector into buf. */
@@ -626,6 +759,8 @@ int main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_trust),
 		cmocka_unit_test(test_initramfs),
+		cmocka_unit_test(test_tmp_cleanup),
+		cmocka_unit_test(test_signals_held),
 		cmocka_unit_test(test_vector),
 		cmocka_unit_test(test_wrap_seal),
 		cmocka_unit_test(test_hkdf),

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # ttysig.py SIGNAL ANSWERS PROGRAM ARGS...: run PROGRAM on a new
-# pseudo-terminal as its controlling terminal, answer ANSWERS passphrase
-# prompts with "pass", and at the next one, once echo is off, send
-# SIGNAL: INT as a typed Ctrl-C, TERM or HUP with kill(2).  Exit 0 when
-# the program died of that signal and left echo on, else 1 and why.
+# pseudo-terminal as its controlling terminal, answer ANSWERS of its
+# passphrase prompts (known by their text) with "pass", and at the next
+# one, once echo is off, send SIGNAL: INT as a typed Ctrl-C, TERM or HUP
+# with kill(2).  Exit 0 when the program died of that signal and left
+# echo on, else 1 and why.
 import fcntl
 import os
+import re
 import select
 import signal
 import sys
@@ -38,6 +40,11 @@ def fail(why):
     sys.exit(1)
 
 
+# hibernate's prompts: --setup-key's two, and --resume's.
+PROMPT = re.compile(rb"(?:New passphrase for the hibernation key|"
+                    rb"Same passphrase again|"
+                    rb"Passphrase to resume the hibernation image of "
+                    rb"[^\r\n]*\)): ")
 out = b""
 asked = 0
 deadline = time.time() + 60
@@ -46,7 +53,8 @@ while asked <= answers:
         fail("no prompt %d after 60 s: %r" % (asked + 1, out))
     if select.select([master], [], [], 0.2)[0]:
         out += os.read(master, 4096)
-    if out.lower().count(b"passphrase") <= asked:
+    # The prompts themselves, not any message that names a passphrase.
+    if len(PROMPT.findall(out)) <= asked:
         continue
     asked += 1
     # The prompt is written once echo is off.
