@@ -19,7 +19,7 @@ static const char *const initramfs_names[] = {
 	"/boot/initramfs-%s.img",
 };
 
-static bool newer(const struct timespec *a, const struct timespec *b)
+bool timespec_newer(const struct timespec *a, const struct timespec *b)
 {
 	return a->tv_sec > b->tv_sec ||
 	       (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
@@ -45,7 +45,7 @@ int initramfs_find(char *path, size_t len, struct stat *st)
 		/* Moved under HIBERNATE_SYSROOT for tests, like the lock. */
 		img = hib_path(name, buf, sizeof(buf));
 		if (stat(img, &s) ||
-		    (found && !newer(&s.st_mtim, &st->st_mtim)))
+		    (found && !timespec_newer(&s.st_mtim, &st->st_mtim)))
 			continue;
 		snprintf(path, len, "%s", img);
 		*st = s;

@@ -7,6 +7,7 @@
 #ifndef HIB_INITRAMFS_H
 #define HIB_INITRAMFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 
@@ -16,6 +17,8 @@
  * HIBERNATE_SYSROOT, into path and st: 0, or -ENOENT when there is none.
  */
 int initramfs_find(char *path, size_t len, struct stat *st);
+/* a later than b. */
+bool timespec_newer(const struct timespec *a, const struct timespec *b);
 /*
  * The command that rebuilds the running kernel's initramfs, for a
  * message: "update-initramfs -u -k RELEASE (or dracut -f)".  A bare

@@ -62,12 +62,6 @@ static void when(const struct timespec *t, char *buf, size_t len)
 		snprintf(buf, len, "%lld", (long long)t->tv_sec);
 }
 
-static bool older(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec ||
-	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
 int keytrust_initramfs(const char *name, char *why, size_t len)
 {
 	static const char *const exts[] = { ".pub", ".sec" };
@@ -89,7 +83,7 @@ int keytrust_initramfs(const char *name, char *why, size_t len)
 		 * --setup-key.
 		 */
 		if (keyfile_path(name, exts[i], path, sizeof(path)) ||
-		    stat(path, &kst) || !older(&ist.st_mtim, &kst.st_ctim))
+		    stat(path, &kst) || !timespec_newer(&kst.st_ctim, &ist.st_mtim))
 			continue;
 		when(&ist.st_mtim, img_when, sizeof(img_when));
 		when(&kst.st_ctim, key_when, sizeof(key_when));
