@@ -19,6 +19,7 @@
 #define S2_KEYSPEC_MAX		128	/* "keyring:" and a name of up to 64 */
 #define S2_KEYRING_PREFIX	"keyring:"
 #define S2_KEYNAME_MAX		64
+#define S2_KEY_TPM_SPEC		"tpm"	/* key = tpm: sealed to the TPM */
 
 #define S2_STATE_ENUM(id, ...)		S2_##id,
 enum s2_state {
@@ -69,6 +70,11 @@ struct s2_settings {
 	enum s2_encryption encryption;
 	char key[S2_KEYSPEC_MAX];	/* how the image key is kept */
 };
+
+static inline bool s2_key_is_tpm(const struct s2_settings *set)
+{
+	return !strcmp(set->key, S2_KEY_TPM_SPEC);
+}
 
 struct s2_results {
 	enum s2_status status;

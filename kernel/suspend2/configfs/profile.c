@@ -195,11 +195,9 @@ static ssize_t s2_profile_key_store(struct config_item *item,
 
 	if (error)
 		return error == -ENAMETOOLONG ? -EINVAL : error;
-	if (!strcmp(value, "tpm") || str_has_prefix(value, "tpm:")) {
-		pr_err("key %s: a TPM-sealed key is not supported yet\n", value);
-		return -EOPNOTSUPP;
-	}
-	if (value[0] && !s2_keyspec_valid(value))
+	/* Whether a TPM is there is checked when hibernating: it may bind later. */
+	if (value[0] && strcmp(value, S2_KEY_TPM_SPEC) &&
+	    !s2_keyspec_valid(value))
 		return -EINVAL;
 	guard(mutex)(&s2_cfg_mutex);
 	if (s2_cfg_busy())

@@ -23,7 +23,7 @@ CONFIGFS_ATTR_RO(s2_, version);
 
 static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 {
-	const char *name;
+	const char *name, *no_tpm;
 	ssize_t len;
 	int i;
 
@@ -43,7 +43,8 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 		if (s2_aead_available(i))
 			len += sysfs_emit_at(page, len, " %s",
 					     s2_encryption_names[i]);
-	len += sysfs_emit_at(page, len, "\nkeys: keyring");
+	len += sysfs_emit_at(page, len, "\nkeys: keyring%s",
+			     s2_tpm_usable(&no_tpm) ? " tpm" : "");
 	len += sysfs_emit_at(page, len, "\ntpm: %s", s2_tpm_version());
 	len += sysfs_emit_at(page, len, "\npowerdown:");
 	for (i = 0; i < S2_NR_POWERDOWN; i++)

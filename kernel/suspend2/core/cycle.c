@@ -25,6 +25,7 @@
 #include <linux/vmstat.h>
 #include "../crypt/crypt.h"
 #include "../internal.h"
+#include "../tpm/tpm.h"
 #include "../writers/writer.h"
 #include "freezer.h"
 #include "image.h"
@@ -257,7 +258,10 @@ static int s2_verify_image(struct s2_writer *w, const struct s2_settings *set,
 	error = s2_image_find(w, &img, set, crypt, &why);
 	if (!error) {
 		checksummed = s2_image_verified(&img.header);
-		error = s2_image_load(w, &img, set, crypt, false, &st, &why);
+		error = s2_image_check_seal(&img, crypt, &why);
+		if (!error)
+			error = s2_image_load(w, &img, set, crypt, false, &st,
+					      &why);
 		s2_image_put(&img);
 	}
 	if (error) {
@@ -335,24 +339,35 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
  * or while memory that must never reach a disk (secretmem) is in use; so
  * do we, saying which.  security_locked_down() also logs the lockdown
  * LSM's own "hibernation is restricted" line, as it does for mainline.
+ *
+ * The exception is an image whose key is sealed to the TPM (@sealed):
+ * only this kernel, booted the same way, can have written it, and every
+ * byte of it is authenticated with that key, so lockdown's reason for
+ * refusing does not hold (docs/tpm-lockdown.md).
  */
-static int s2_check_allowed(const char *what)
+static int s2_check_allowed(const char *what, bool sealed)
 {
-	int error = security_locked_down(LOCKDOWN_HIBERNATION);
+	int error = sealed ? 0 : security_locked_down(LOCKDOWN_HIBERNATION);
 
 	if (error) {
 		s2_results_set_error(error,
-				     "%s is restricted by kernel lockdown; see kernel_lockdown(7)",
+				     "%s is restricted by kernel lockdown except with key tpm and encryption; see kernel_lockdown(7)",
 				     what);
 		return error;
 	}
-	if (!hibernation_available()) {
+	if (!hibernation_available_unless_locked_down()) {
 		s2_results_set_error(-EPERM,
 				     "%s is not available (nohibernate, or secret memory in use)",
 				     what);
 		return -EPERM;
 	}
 	return 0;
+}
+
+/* Hibernating with this profile gives an image lockdown can allow. */
+static bool s2_profile_sealed(const struct s2_settings *set)
+{
+	return set->encryption != S2_ENC_NONE && s2_key_is_tpm(set);
 }
 
 /*
@@ -489,6 +504,15 @@ static int s2_hibernate_keys(const struct s2_settings *set,
 				     s2_encryption_names[set->encryption]);
 		return -ENOPKG;
 	}
+	if (s2_key_is_tpm(set)) {
+		const char *no_tpm;
+
+		if (s2_tpm_usable(&no_tpm))
+			return 0;
+		s2_results_set_error(-ENODEV, "cannot seal the image key: %s",
+				     no_tpm);
+		return -ENODEV;
+	}
 	error = s2_crypt_get_owner_key(set->key, *owner, why, sizeof(why));
 	if (error)
 		s2_results_set_error(error, "cannot encrypt the image: %s", why);
@@ -523,7 +547,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	ktime_t start;
 	int error;
 
-	error = s2_check_allowed("hibernation");
+	error = s2_check_allowed("hibernation", s2_profile_sealed(set));
 	if (!error)
 		error = s2_hibernate_keys(set, &crypt, &owner);
 	if (error) {
@@ -789,7 +813,8 @@ static int s2_resume(const struct s2_settings *set)
 	 * image, so its filesystems move on and the image must not be
 	 * restored by a later boot either.
 	 */
-	error = s2_check_allowed("resume");
+	error = s2_check_allowed("resume", img->tpm &&
+				 s2_header_encrypted(&img->header));
 	if (error) {
 		pr_err("not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
 		       set->target);
@@ -820,6 +845,14 @@ static int s2_resume(const struct s2_settings *set)
 	error = freeze_kernel_threads();
 	if (error) {
 		s2_results_set_error(error, "kernel threads refused to freeze before restore");
+		goto out_thaw;
+	}
+	/* Only now, with user space frozen, may PCR 23 be the kernel's. */
+	error = s2_image_unseal(img, crypt, &why);
+	if (error) {
+		pr_err("refusing the image on %s: %s\n", set->target, why);
+		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+		error = -EBADMSG;
 		goto out_thaw;
 	}
 	lock_device_hotplug();

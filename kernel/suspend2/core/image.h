@@ -49,16 +49,29 @@ struct s2_image {
 	struct s2_image_header header;
 	struct s2_index_page **index;
 	u32 nr_index;
+	struct s2_header_tpm *tpm;	/* key_scheme tpm: the sealed key */
+	bool sealed;		/* its key is still to be unsealed */
 };
 
 /*
  * An encrypted image's key is @crypt's when it has one (the test action
  * reads back what it wrote), else the one hibernate(8) put in the keyring:
- * -ENOKEY when there is none, and the image is left as it is.
+ * -ENOKEY when there is none, and the image is left as it is.  A key
+ * sealed to the TPM is not opened here but by s2_image_unseal(), once
+ * user space is frozen: until then @img->sealed is set and its header
+ * not yet authenticated.
  */
 int s2_image_find(struct s2_writer *w, struct s2_image *img,
 		  const struct s2_settings *set, struct s2_crypt *crypt,
 		  const char **why);
+int s2_image_unseal(struct s2_image *img, struct s2_crypt *crypt,
+		    const char **why);
+/*
+ * The test action: the key sealed in the image it wrote opens, to the
+ * key it wrote with (@crypt).  User space frozen.
+ */
+int s2_image_check_seal(const struct s2_image *img,
+			const struct s2_crypt *crypt, const char **why);
 void s2_image_put(struct s2_image *img);
 
 struct s2_read_stats {

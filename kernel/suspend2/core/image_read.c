@@ -19,6 +19,7 @@
 #include <linux/vmalloc.h>
 #include "../compress/compress.h"
 #include "../crypt/crypt.h"
+#include "../tpm/tpm.h"
 #include "../internal.h"
 #include "../writers/io.h"
 #include "../writers/writer.h"
@@ -43,6 +44,8 @@ void s2_image_put(struct s2_image *img)
 	kvfree(img->index);
 	img->index = NULL;
 	img->nr_index = 0;
+	kfree(img->tpm);
+	img->tpm = NULL;
 }
 
 /*
@@ -140,12 +143,39 @@ out:
 }
 
 /*
+ * The header's tag with the image key in @crypt, and with a key sealed to
+ * the TPM, the sealed part against the digest the tag covers.
+ */
+static int image_header_verify(const struct s2_image *img,
+			       struct s2_crypt *crypt, const char **why)
+{
+	const struct s2_image_header *h = &img->header;
+	int error;
+
+	crypt->nr_chunks = le64_to_cpu(h->nr_chunks);
+	error = s2_crypt_header_verify(crypt, h);
+	if (error == -EBADMSG) {
+		*why = "image header fails authentication (tampered header)";
+		return -EINVAL;
+	}
+	if (error) {
+		*why = "cannot check the image header's tag (crypto API error)";
+		return error;
+	}
+	if (img->tpm && !s2_crypt_sealed_digest_ok(h, img->tpm)) {
+		*why = "image's sealed key is not the one its header names (tampered header)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The key of an encrypted image, and its header authenticated with it,
  * before anything else is read on the header's word.  A profile that asks
  * for encryption refuses an image without: whoever can write the disk
  * could have put it there.
  */
-static int image_key(const struct s2_image *img, const struct s2_settings *set,
+static int image_key(struct s2_image *img, const struct s2_settings *set,
 		     struct s2_crypt *crypt, const char **why)
 {
 	const struct s2_image_header *h = &img->header;
@@ -164,6 +194,18 @@ static int image_key(const struct s2_image *img, const struct s2_settings *set,
 		*why = "image's AEAD is not in this kernel (module missing from the initramfs?)";
 		return -ENOPKG;
 	}
+	if (crypt->enc == S2_ENC_NONE && img->tpm) {
+		const char *no_tpm;
+
+		/* Not the image's fault: the TPM's driver may bind later. */
+		if (!s2_tpm_usable(&no_tpm)) {
+			*why = "image's key is sealed to the TPM, which this kernel cannot use now (TPM driver not loaded?)";
+			return -ENOKEY;
+		}
+		/* Unsealed once user space is frozen: s2_image_unseal(). */
+		img->sealed = true;
+		return 0;
+	}
 	if (crypt->enc == S2_ENC_NONE) {
 		error = s2_crypt_get_image_key(crypt, h, why);
 		if (error)
@@ -174,15 +216,66 @@ static int image_key(const struct s2_image *img, const struct s2_settings *set,
 		*why = "image is not the one this cycle wrote (image_id differs)";
 		return -EINVAL;
 	}
-	crypt->nr_chunks = le64_to_cpu(h->nr_chunks);
-	error = s2_crypt_header_verify(crypt, h);
-	if (error == -EBADMSG) {
-		*why = "image header fails authentication (tampered header)";
-		return -EINVAL;
-	}
+	return image_header_verify(img, crypt, why);
+}
+
+int s2_image_unseal(struct s2_image *img, struct s2_crypt *crypt,
+		    const char **why)
+{
+	int error;
+
+	if (!img->sealed)
+		return 0;
+	error = s2_crypt_open_sealed_image(crypt, &img->header, img->tpm, why);
 	if (error)
-		*why = "cannot check the image header's tag (crypto API error)";
+		return error;
+	error = image_header_verify(img, crypt, why);
+	if (!error)
+		error = s2_crypt_claim_sealed_image(img->tpm, true, why);
+	if (error) {
+		s2_crypt_wipe(crypt);
+		return error;
+	}
+	img->sealed = false;
+	return 0;
+}
+
+int s2_image_check_seal(const struct s2_image *img,
+			const struct s2_crypt *crypt, const char **why)
+{
+	struct s2_crypt *opened;
+	int error;
+
+	if (!img->tpm)
+		return 0;
+	opened = kzalloc(sizeof(*opened), GFP_KERNEL);
+	if (!opened) {
+		*why = "no memory to open the sealed image key";
+		return -ENOMEM;
+	}
+	error = s2_crypt_open_sealed_image(opened, &img->header, img->tpm, why);
+	if (!error && crypto_memneq(opened->key, crypt->key, S2_KEY_LEN)) {
+		*why = "the key sealed to the TPM is not the key the image was written with";
+		error = -EINVAL;
+	}
+	if (!error)
+		error = s2_crypt_claim_sealed_image(img->tpm, false, why);
+	s2_crypt_wipe(opened);
+	kfree(opened);
 	return error;
+}
+
+/* The sealed image key, from the header page, checked as hostile input. */
+static int read_sealed_key(struct s2_image *img, const void *page,
+			   const char **why)
+{
+	img->tpm = kmemdup(page + S2_HEADER_TPM_OFFSET, sizeof(*img->tpm),
+			   GFP_KERNEL);
+	if (!img->tpm) {
+		*why = "no memory for the sealed image key";
+		return -ENOMEM;
+	}
+	return s2_header_tpm_check(img->tpm, why);
 }
 
 /*
@@ -253,6 +346,9 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img,
 		*why = "image compressor not available in this kernel";
 		error = -EINVAL;
 	}
+	if (!error && s2_header_encrypted(&img->header) &&
+	    le32_to_cpu(img->header.crypt.key_scheme) == S2_KEY_TPM)
+		error = read_sealed_key(img, page, why);
 	if (!error)
 		error = image_key(img, set, crypt, why);
 	if (!error)

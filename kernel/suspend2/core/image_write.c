@@ -17,6 +17,7 @@
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
 #include "../crypt/crypt.h"
+#include "../tpm/tpm.h"
 #include "../internal.h"
 #include "../writers/io.h"
 #include "../writers/writer.h"
@@ -35,6 +36,7 @@ struct s2_stream_out {
 	u32 nr_index;
 	u32 max_index;
 	struct sha256_state *digest;	/* of the index, when encrypted */
+	struct s2_header_tpm *tpm;	/* the sealed image key, key = tpm */
 	char *why;		/* S2_WHY_MAX bytes: why writing failed */
 };
 
@@ -274,6 +276,11 @@ static int write_header_and_anchor(struct s2_writer *w,
 	if (error)
 		goto out;
 	s2_header_seal(page, info);
+	BUILD_BUG_ON(sizeof(struct s2_image_header) > S2_HEADER_TPM_OFFSET ||
+		     S2_HEADER_TPM_OFFSET + sizeof(*info->tpm) > PAGE_SIZE);
+	if (info->tpm)
+		memcpy(page + S2_HEADER_TPM_OFFSET, info->tpm,
+		       sizeof(*info->tpm));
 	if (crypt) {
 		error = s2_crypt_header_seal(crypt, page);
 		if (error) {
@@ -312,13 +319,32 @@ static int start_encryption(struct s2_stream_out *so,
 			    const struct s2_owner_key *owner, u64 total,
 			    struct s2_image_info *info)
 {
+	const char *sealing;
 	int error;
 
-	error = s2_crypt_new_image(crypt, set->encryption, owner, &info->crypt);
-	if (error)
-		return write_why(so, error, "cannot make the %s image key (%pe)",
-				 s2_encryption_names[set->encryption],
-				 ERR_PTR(error));
+	if (s2_key_is_tpm(set)) {
+		so->tpm = kzalloc(sizeof(*so->tpm), GFP_KERNEL);
+		if (!so->tpm)
+			return write_failed(so, -ENOMEM, "the sealed image key",
+					    0, total);
+		error = s2_crypt_new_sealed_image(crypt, set->encryption,
+						  S2_TPM_BOOT_PCRS,
+						  &info->crypt, so->tpm,
+						  &sealing);
+		if (error)
+			return write_why(so, error,
+					 "cannot seal the image key to the TPM: %s",
+					 sealing);
+		info->tpm = so->tpm;
+	} else {
+		error = s2_crypt_new_image(crypt, set->encryption, owner,
+					   &info->crypt);
+		if (error)
+			return write_why(so, error,
+					 "cannot make the %s image key (%pe)",
+					 s2_encryption_names[set->encryption],
+					 ERR_PTR(error));
+	}
 	crypt->nr_chunks = s2_max_chunks_for(total);
 	so->digest = kmalloc(sizeof(*so->digest), GFP_KERNEL);
 	if (!so->digest)
@@ -447,5 +473,6 @@ out_index:
 		free_page((unsigned long)so.index[i]);
 	kvfree(so.index);
 	kfree(so.digest);
+	kfree(so.tpm);
 	return error;
 }

@@ -75,6 +75,19 @@ int s2_hkdf_sha256(const u8 *salt, size_t salt_len, const u8 *ikm,
 		   size_t out_len);
 void s2_crypt_key_id(const u8 *pub, u8 *key_id);
 
+/* crypt/sealed.c: key = tpm.  Both ends need user space frozen. */
+int s2_crypt_new_sealed_image(struct s2_crypt *c, enum s2_encryption enc,
+			      u32 boot_pcrs, struct s2_header_crypt *hc,
+			      struct s2_header_tpm *t, const char **why);
+/* Unseals @t's key into @c; the caller then checks the header tag. */
+int s2_crypt_open_sealed_image(struct s2_crypt *c,
+			       const struct s2_image_header *h,
+			       const struct s2_header_tpm *t, const char **why);
+bool s2_crypt_sealed_digest_ok(const struct s2_image_header *h,
+			       const struct s2_header_tpm *t);
+int s2_crypt_claim_sealed_image(const struct s2_header_tpm *t, bool bump,
+				const char **why);
+
 /* crypt/keys.c */
 /*
  * The owner key for @keyspec "keyring:NAME": the logon key "suspend2:NAME"

@@ -226,14 +226,41 @@ static int header_check_crypt(const struct s2_image_header *h,
 	}
 	if (!(kid->aeads & BIT(enc)))
 		return refuse(why, "image header encryption is not one this kernel offers");
-	if (scheme == S2_KEY_TPM)
-		return refuse(why, "image header key_scheme tpm is not supported yet");
-	if (scheme != S2_KEY_X25519)
+	if (scheme != S2_KEY_X25519 && scheme != S2_KEY_TPM)
 		return refuse(why, "image header key_scheme is unknown");
 	if (field_is_zero(c->image_id, sizeof(c->image_id)))
 		return refuse(why, "image header image_id is 0 in an encrypted image");
+	if (scheme == S2_KEY_TPM) {
+		if (!field_is_zero(c->key_id, sizeof(c->key_id)) ||
+		    !field_is_zero(c->tpm_reserved, sizeof(c->tpm_reserved)))
+			return refuse(why,
+				      "image header key_id or tpm_reserved set in a TPM-sealed image");
+		if (field_is_zero(c->tpm_digest, sizeof(c->tpm_digest)))
+			return refuse(why, "image header tpm_digest is 0 in a TPM-sealed image");
+		return 0;
+	}
 	if (field_is_zero(c->eph_pub, sizeof(c->eph_pub)))
 		return refuse(why, "image header eph_pub is 0 in an encrypted image");
+	return 0;
+}
+
+/*
+ * The sealed image key's place in the header page, before the TPM or the
+ * kernel's checks see the blob: its length in range, only boot PCRs the
+ * policy can name, and zeros where nothing was written.
+ */
+int s2_header_tpm_check(const struct s2_header_tpm *t, const char **why)
+{
+	u32 len = le32_to_cpu(t->blob_len);
+
+	if (!len || len > S2_TPM_BLOB_MAX)
+		return refuse(why, "image sealed key blob_len out of range");
+	if (le32_to_cpu(t->boot_pcrs) & ~(BIT(23) - 1))
+		return refuse(why, "image sealed key boot_pcrs names PCR 23 or above");
+	if (!t->counter)
+		return refuse(why, "image sealed key counter is 0");
+	if (!field_is_zero(t->blob + len, S2_TPM_BLOB_MAX - len))
+		return refuse(why, "image sealed key has bytes after its blob");
 	return 0;
 }
 

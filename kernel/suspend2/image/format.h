@@ -76,7 +76,7 @@ enum s2_encryption {
 enum s2_key_scheme {
 	S2_KEY_NONE = 0,	/* unencrypted image */
 	S2_KEY_X25519 = 1,	/* wrapped for an X25519 public key */
-	S2_KEY_TPM = 2,		/* reserved: sealed to a TPM */
+	S2_KEY_TPM = 2,		/* sealed to the TPM: struct s2_header_tpm */
 };
 
 /* Lives at the end of the anchor page, where mkswap puts its signature. */
@@ -90,17 +90,49 @@ struct s2_anchor {
 
 /*
  * The encryption fields of the header, all zero in an unencrypted image.
- * The image key is wrapped with ChaCha20-Poly1305 under a key derived
- * (HKDF-SHA256) from X25519(eph, recipient): see crypt/wrap.c.
+ * S2_KEY_X25519: the image key is wrapped with ChaCha20-Poly1305 under a
+ * key derived (HKDF-SHA256) from X25519(eph, recipient): see crypt/wrap.c.
+ * S2_KEY_TPM: the image key is sealed to the TPM; the sealed object is in
+ * struct s2_header_tpm, further down the header page, and its SHA-256 is
+ * here, so that the header tag covers it too (crypt/sealed.c).
  */
 struct s2_header_crypt {
 	__le32	encryption;		/* enum s2_encryption */
 	__le32	key_scheme;		/* enum s2_key_scheme */
 	u8	image_id[S2_IMAGE_ID_LEN];	/* random, one per image */
 	u8	key_id[S2_KEY_ID_LEN];	/* which public key it was for */
-	u8	eph_pub[S2_KEY_LEN];	/* the ephemeral X25519 public key */
-	u8	wrapped_key[S2_WRAPPED_LEN];
+	union {
+		struct {		/* S2_KEY_X25519 */
+			u8	eph_pub[S2_KEY_LEN];	/* ephemeral public key */
+			u8	wrapped_key[S2_WRAPPED_LEN];
+		} __packed;
+		struct {		/* S2_KEY_TPM */
+			u8	tpm_digest[S2_DIGEST_LEN];	/* of s2_header_tpm */
+			u8	tpm_reserved[S2_KEY_LEN + S2_WRAPPED_LEN -
+					     S2_DIGEST_LEN];	/* 0 */
+		} __packed;
+	};
 	u8	index_digest[S2_DIGEST_LEN];	/* SHA-256 of the index pages */
+} __packed;
+
+/* The most bytes of sealed object a TPM-sealed image key may need. */
+#define S2_TPM_BLOB_MAX		1024
+/* Where struct s2_header_tpm lives in the header page. */
+#define S2_HEADER_TPM_OFFSET	1024
+
+/*
+ * The image key sealed to the TPM (tpm/seal.c): the sealed object as the
+ * TPM made it (TPM2B_PUBLIC, TPM2B_PRIVATE, TPM2B_CREATION_DATA,
+ * TPMT_TK_CREATION), the boot PCRs its policy names, and the value the
+ * TPM's image counter had (tpm/counter.c).  Hostile until
+ * the TPM and the kernel's checks have opened it; then the header tag,
+ * through tpm_digest, vouches for all of it.
+ */
+struct s2_header_tpm {
+	__le32	blob_len;
+	__le32	boot_pcrs;		/* bit n: PCR n; PCR 23 is implied */
+	__le64	counter;		/* the TPM's image counter, not 0 */
+	u8	blob[S2_TPM_BLOB_MAX];	/* then 0 up to the end */
 } __packed;
 
 struct s2_image_header {
@@ -203,6 +235,7 @@ struct s2_image_info {
 	u32 threads;
 	u32 flags;
 	struct s2_header_crypt crypt;	/* all zero: unencrypted */
+	const struct s2_header_tpm *tpm;	/* S2_KEY_TPM only */
 };
 
 /* The running kernel, to match an image against. */
@@ -253,6 +286,7 @@ bool s2_header_encrypted(const struct s2_image_header *h);
 int s2_header_check(const struct s2_image_header *h,
 		    const struct s2_kernel_id *kid,
 		    const struct s2_image_limits *lim, const char **why);
+int s2_header_tpm_check(const struct s2_header_tpm *t, const char **why);
 
 void s2_anchor_set(struct s2_anchor *a, u64 header_page, u32 header_crc);
 bool s2_anchor_is_image(const struct s2_anchor *a);

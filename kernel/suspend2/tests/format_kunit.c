@@ -155,10 +155,28 @@ static void s2_header_crypt_fields(struct kunit *test)
 	no_aead.aeads = BIT(S2_ENC_AES_GCM);
 	KUNIT_EXPECT_EQ(test, s2_header_check(h, &no_aead, &test_lim, &why), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "not one this kernel offers"));
+	/* Sealed to the TPM: a digest where the wrap was, nothing else. */
 	h->crypt.key_scheme = cpu_to_le32(S2_KEY_TPM);
 	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), 0);
+	h->crypt.key_id[3] = 1;
+	reseal(h);
 	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "tpm"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "key_id or tpm_reserved"));
+	h->crypt.key_id[3] = 0;
+	h->crypt.tpm_reserved[sizeof(h->crypt.tpm_reserved) - 1] = 1;
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "key_id or tpm_reserved"));
+	h->crypt.tpm_reserved[sizeof(h->crypt.tpm_reserved) - 1] = 0;
+	memset(h->crypt.tpm_digest, 0, sizeof(h->crypt.tpm_digest));
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "tpm_digest"));
+	h->crypt.key_scheme = cpu_to_le32(S2_KEY_TPM + 1);
+	reseal(h);
+	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "key_scheme"));
 	h->crypt.key_scheme = cpu_to_le32(S2_KEY_NONE);
 	reseal(h);
 	KUNIT_EXPECT_EQ(test, s2_header_check(h, &test_kid, &test_lim, &why), -EINVAL);
@@ -346,6 +364,12 @@ static void s2_header_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.eph_pub), 386UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.wrapped_key), 418UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.index_digest), 466UL);
+	/* key = tpm: the digest where eph_pub is, the area further down. */
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.tpm_digest), 386UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, crypt.tpm_reserved), 418UL);
+	KUNIT_EXPECT_EQ(test, sizeof(struct s2_header_tpm), 1040UL);
+	KUNIT_EXPECT_EQ(test, offsetof(struct s2_header_tpm, blob), 16UL);
+	KUNIT_EXPECT_GE(test, S2_HEADER_TPM_OFFSET, sizeof(struct s2_image_header));
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_image_header, header_tag), 498UL);
 	KUNIT_EXPECT_EQ(test, offsetof(struct s2_chunk_header, tag), 24UL);
 	KUNIT_EXPECT_EQ(test, sizeof(struct s2_chunk_header), 40UL);
@@ -478,6 +502,44 @@ static void s2_chunk_tag(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_chunk_check(&ch, 0, false, false, false, &why), 0);
 }
 
+/* The sealed key's area, before the TPM sees any of it. */
+static void s2_header_tpm_area(struct kunit *test)
+{
+	struct s2_header_tpm *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->blob_len = cpu_to_le32(300);
+	t->boot_pcrs = cpu_to_le32(BIT(0) | BIT(22));
+	t->counter = cpu_to_le64(7);
+	memset(t->blob, 0x5a, 300);
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), 0);
+	t->blob_len = 0;
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "blob_len"));
+	t->blob_len = cpu_to_le32(S2_TPM_BLOB_MAX + 1);
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "blob_len"));
+	t->blob_len = cpu_to_le32(0xffffffff);
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	/* A shorter length leaves blob bytes after it. */
+	t->blob_len = cpu_to_le32(299);
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "after its blob"));
+	t->blob_len = cpu_to_le32(S2_TPM_BLOB_MAX);
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), 0);
+	t->blob_len = cpu_to_le32(300);
+	t->boot_pcrs = cpu_to_le32(BIT(23));
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "boot_pcrs"));
+	t->boot_pcrs = cpu_to_le32(BIT(31));
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	t->boot_pcrs = 0;
+	t->counter = 0;
+	KUNIT_EXPECT_EQ(test, s2_header_tpm_check(t, &why), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(why, "counter"));
+}
+
 static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_crc32c_known_value),
 	KUNIT_CASE(s2_header_roundtrip),
@@ -485,6 +547,7 @@ static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_header_other_version),
 	KUNIT_CASE(s2_header_other_kernel),
 	KUNIT_CASE(s2_header_crypt_fields),
+	KUNIT_CASE(s2_header_tpm_area),
 	KUNIT_CASE(s2_chunk_nonce_and_aad),
 	KUNIT_CASE(s2_header_inconsistent_sizes),
 	KUNIT_CASE(s2_header_hostile_sizes),

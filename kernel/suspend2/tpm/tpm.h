@@ -1,12 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The machine's TPM, for the image key sealed to it (docs/tpm-lockdown.md).
- * For now only what capabilities reports; the sealing comes next.
+ * The machine's TPM: what capabilities reports, and the image key sealed
+ * to it (docs/tpm-lockdown.md).
  */
 #ifndef _SUSPEND2_TPM_H
 #define _SUSPEND2_TPM_H
 
+#include <linux/bits.h>
+#include <linux/types.h>
+#include "../image/format.h"
+
 /* "none", "1.2" or "2.0": the default TPM chip, as the kernel sees it. */
 const char *s2_tpm_version(void);
+
+/*
+ * A sealed secret as stored (at most S2_TPM_BLOB_MAX bytes): the sealed
+ * object's TPM2B_PUBLIC and TPM2B_PRIVATE, its TPM2B_CREATION_DATA and
+ * its TPMT_TK_CREATION.
+ */
+#define S2_TPM_SECRET_MAX	64
+/* The boot PCRs a policy may name: PCR 23 is the kernel's own. */
+#define S2_TPM_BOOT_PCRS_VALID	(BIT(23) - 1)
+/*
+ * The boot PCRs key = tpm seals to, and the only ones it unseals with:
+ * firmware (0), option ROMs (2), boot loader and kernel (4), Secure Boot
+ * state (7), and the boot loader's commands with the kernel command line
+ * (8), since lockdown may come from the command line.  Never taken from
+ * an image: one sealed to fewer PCRs could come from any boot chain.
+ */
+#define S2_TPM_BOOT_PCRS	(BIT(0) | BIT(2) | BIT(4) | BIT(7) | BIT(8))
+
+/* A TPM 2.0 the image key can be sealed to; else why not, in @why. */
+bool s2_tpm_usable(const char **why);
+
+/*
+ * tpm/seal.c.  Both need user space frozen, and give a reason in @why
+ * when they fail: -ENODEV when there is no usable TPM 2.0,
+ * -EKEYREJECTED when the TPM or the checks refuse a blob, -EINVAL when
+ * a blob is malformed.
+ */
+int s2_tpm_seal(const u8 *secret, size_t secret_len, u32 boot_pcrs,
+		u8 *blob, size_t *blob_len, const char **why);
+int s2_tpm_unseal(const u8 *blob, size_t blob_len, u32 boot_pcrs,
+		  u8 *secret, size_t secret_len, const char **why);
+/*
+ * tpm/counter.c: the image counter.  Hibernating moves it on and gives
+ * its new value; resuming accepts an image only with the counter still
+ * at its value (-EKEYREJECTED otherwise) and, with @bump, moves it on.
+ */
+int s2_tpm_counter_next(u64 *value, const char **why);
+int s2_tpm_counter_claim(u64 expected, bool bump, const char **why);
+/*
+ * Sealing with PCR 23 left as it is, not in the kernel's state: what
+ * root could do through /dev/tpmrm0, for the tests.
+ */
+int __s2_tpm_seal(const u8 *secret, size_t secret_len, u32 boot_pcrs,
+		  bool kernel_state, u8 *blob, size_t *blob_len,
+		  const char **why);
 
 #endif /* _SUSPEND2_TPM_H */

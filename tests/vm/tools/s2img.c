@@ -54,6 +54,10 @@
  *   s2img created DEV           move the header's created_sec on by one
  *                               (header crc and anchor resealed)
  *   s2img crypt DEV             print the encryption fields, hex
+ *   s2img sealflip DEV OFFSET   flip the byte OFFSET bytes into the sealed
+ *                               image key's area of the header page
+ *                               (key = tpm; nothing resealed: the area is
+ *                               bound to the header by its digest)
  *   s2img find DEV STRING       how many times STRING (or hex:BYTES) is
  *                               on the device: the confidentiality checks
  *
@@ -870,11 +874,24 @@ int main(int argc, char **argv)
 		rw_page(0, anchor, 1);
 		return 0;
 	}
+	if (!strcmp(argv[1], "sealflip") && argc == 4) {
+		unsigned long off = strtoul(argv[3], NULL, 0);
+
+		/* struct s2_header_tpm at S2_HEADER_TPM_OFFSET, 1040 bytes. */
+		if (off >= 1040) {
+			fprintf(stderr, "s2img: sealflip offset past the sealed key\n");
+			return 1;
+		}
+		hdr[1024 + off] ^= 0x01;
+		rw_page(header_page, hdr, 1);
+		return 0;
+	}
 	if (!strcmp(argv[1], "crypt")) {
 		static const struct { const char *name; unsigned int off, len; } cf[] = {
 			{ "encryption", 354, 4 }, { "key_scheme", 358, 4 },
 			{ "image_id", 362, 16 }, { "key_id", 378, 8 },
 			{ "eph_pub", 386, 32 }, { "wrapped_key", 418, 48 },
+			{ "tpm_blob_len", 1024, 4 }, { "tpm_boot_pcrs", 1028, 4 },
 			{ "index_digest", 466, 32 }, { "header_tag", 498, 16 },
 		};
 		unsigned int i, j;

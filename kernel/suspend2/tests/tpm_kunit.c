@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the image key sealed to the TPM (tpm/seal.c), against
+ * the machine's real TPM 2.0 (swtpm in the test VM): a key sealed by the
+ * kernel comes back; one sealed with the same policy while PCR 23 was not
+ * in the kernel's state (what root can do through /dev/tpmrm0) is
+ * refused, alone or dressed in the creation data and ticket of a genuine
+ * one; a changed boot PCR refuses it; so does any flipped byte, and a
+ * truncated blob is refused before the TPM sees it.  PCR 23 is left
+ * reset after each.  Without a usable TPM 2.0 every case is skipped (the
+ * s2-kunit scenario gives the VM one and counts a skip as a failure).
+ *
+ * The tests run while user space is not frozen, which the real callers
+ * never do: the test VM runs nothing but the script that loaded them.
+ * The sources are compiled straight into the test module.
+ */
+#include "../tpm/wire.c"
+#include "../tpm/seal.c"
+#include "../tpm/counter.c"
+#include "../crypt/sealed.c"
+#include <kunit/test.h>
+
+/* PCR 16 is the debug PCR, resettable: a boot PCR the tests can restore. */
+#define T_BOOT_PCRS	(BIT(0) | BIT(7) | BIT(16))
+#define T_DEBUG_PCR	16
+
+struct t_tpm {
+	struct tpm_chip *chip;
+	u8 secret[32], out[32];
+	u8 blob[S2_TPM_BLOB_MAX];
+	size_t len;
+};
+
+static int t_tpm_init(struct kunit *test)
+{
+	struct t_tpm *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->chip = s2_tpm_get(&why);
+	if (!t->chip)
+		kunit_skip(test, "no usable TPM: %s", why);
+	/* Keep the reference on the chip's device, not its lock. */
+	tpm_put_ops(t->chip);
+	get_random_bytes(t->secret, sizeof(t->secret));
+	test->priv = t;
+	return 0;
+}
+
+static void t_tpm_exit(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+
+	if (t)
+		put_device(&t->chip->dev);
+}
+
+/* PCR 23 is back in its reset state, which user space cannot leave. */
+static void t_expect_pcr23_reset(struct kunit *test, struct t_tpm *t)
+{
+	static const u8 zero[SHA256_DIGEST_SIZE];
+	u8 value[SHA256_DIGEST_SIZE];
+
+	KUNIT_ASSERT_EQ(test, tpm_try_get_ops(t->chip), 0);
+	KUNIT_EXPECT_EQ(test, pcr_read(t->chip, S2_STATE_PCR, value), 0);
+	tpm_put_ops(t->chip);
+	KUNIT_EXPECT_MEMEQ(test, value, zero, sizeof(zero));
+}
+
+static void t_seal(struct kunit *test, struct t_tpm *t, bool kernel_state)
+{
+	const char *why = NULL;
+	int rc;
+
+	rc = __s2_tpm_seal(t->secret, sizeof(t->secret), T_BOOT_PCRS,
+			   kernel_state, t->blob, &t->len, &why);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "sealing: %s", why);
+	KUNIT_ASSERT_GT(test, t->len, 0);
+}
+
+static int t_unseal(struct t_tpm *t, const u8 *blob, size_t len,
+		    const char **why)
+{
+	*why = NULL;
+	memset(t->out, 0xa5, sizeof(t->out));
+	return s2_tpm_unseal(blob, len, T_BOOT_PCRS, t->out, sizeof(t->out),
+			     why);
+}
+
+static void s2_tpm_round_trip(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+	const char *why = NULL;
+
+	t_seal(test, t, true);
+	t_expect_pcr23_reset(test, t);
+	KUNIT_EXPECT_EQ_MSG(test, t_unseal(t, t->blob, t->len, &why), 0,
+			    "unsealing: %s", why);
+	KUNIT_EXPECT_MEMEQ(test, t->out, t->secret, sizeof(t->secret));
+	t_expect_pcr23_reset(test, t);
+	/* The wrong boot PCR selection is refused before the TPM unseals. */
+	KUNIT_EXPECT_EQ(test, s2_tpm_unseal(t->blob, t->len, BIT(0), t->out,
+					    sizeof(t->out), &why),
+			-EKEYREJECTED);
+}
+
+/* Sealed with the kernel's policy, but made while PCR 23 was not S. */
+static void s2_tpm_forged(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+	const char *why = NULL;
+
+	t_seal(test, t, false);
+	KUNIT_EXPECT_EQ(test, t_unseal(t, t->blob, t->len, &why),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "not made by the kernel"),
+			      "reason: %s", why ?: "none");
+	KUNIT_EXPECT_MEMNEQ(test, t->out, t->secret, sizeof(t->secret));
+	t_expect_pcr23_reset(test, t);
+}
+
+static size_t t_append(u8 *to, size_t at, const u8 *p, size_t len)
+{
+	memcpy(to + at, p, len);
+	return at + len;
+}
+
+/*
+ * A forged object with a genuine object's creation data and ticket: the
+ * data says "made in the kernel's state", but the ticket is bound to the
+ * genuine object's name, so the TPM does not confirm it.
+ */
+static void s2_tpm_forged_with_genuine_ticket(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+	u8 *genuine = kunit_kzalloc(test, S2_TPM_BLOB_MAX, GFP_KERNEL);
+	u8 *mixed = kunit_kzalloc(test, S2_TPM_BLOB_MAX, GFP_KERNEL);
+	struct s2_sealed g, f;
+	const char *why = NULL;
+	size_t glen, n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, genuine);
+	KUNIT_ASSERT_NOT_NULL(test, mixed);
+	t_seal(test, t, true);
+	memcpy(genuine, t->blob, t->len);
+	glen = t->len;
+	t_seal(test, t, false);
+	KUNIT_ASSERT_EQ(test, parse_blob(genuine, glen, &g), 0);
+	KUNIT_ASSERT_EQ(test, parse_blob(t->blob, t->len, &f), 0);
+	n = t_append(mixed, n, f.pub, f.pub_len);
+	n = t_append(mixed, n, f.priv, f.priv_len);
+	n = t_append(mixed, n, g.cdata, g.cdata_len);
+	n = t_append(mixed, n, g.ticket, g.ticket_len);
+	KUNIT_EXPECT_EQ(test, t_unseal(t, mixed, n, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "does not confirm"),
+			      "reason: %s", why ?: "none");
+	KUNIT_EXPECT_MEMNEQ(test, t->out, t->secret, sizeof(t->secret));
+	t_expect_pcr23_reset(test, t);
+}
+
+/* Another boot chain: a boot PCR in the policy measured differently. */
+static void s2_tpm_other_boot(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+	u8 event[SHA256_DIGEST_SIZE] = { 0x42 };
+	const char *why = NULL;
+	int rc;
+
+	t_seal(test, t, true);
+	KUNIT_ASSERT_EQ(test, tpm_try_get_ops(t->chip), 0);
+	rc = pcr_extend(t->chip, T_DEBUG_PCR, event);
+	tpm_put_ops(t->chip);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	KUNIT_EXPECT_EQ(test, t_unseal(t, t->blob, t->len, &why),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot measurements"),
+			      "reason: %s", why ?: "none");
+	KUNIT_EXPECT_MEMNEQ(test, t->out, t->secret, sizeof(t->secret));
+
+	KUNIT_ASSERT_EQ(test, tpm_try_get_ops(t->chip), 0);
+	rc = pcr_reset(t->chip, T_DEBUG_PCR);
+	tpm_put_ops(t->chip);
+	KUNIT_ASSERT_EQ(test, rc, 0);
+	/* Measured as at sealing again, the key comes back. */
+	KUNIT_EXPECT_EQ_MSG(test, t_unseal(t, t->blob, t->len, &why), 0,
+			    "unsealing: %s", why);
+	KUNIT_EXPECT_MEMEQ(test, t->out, t->secret, sizeof(t->secret));
+}
+
+/*
+ * A flipped byte in each part refuses the key, whether the parser, the
+ * checks or the TPM catches it; a truncated blob never reaches the TPM.
+ * Every size field is among the bytes flipped.
+ */
+static void s2_tpm_flipped_or_cut(struct kunit *test)
+{
+	struct t_tpm *t = test->priv;
+	u8 *copy = kunit_kzalloc(test, S2_TPM_BLOB_MAX, GFP_KERNEL);
+	const char *why = NULL;
+	struct s2_sealed s;
+	size_t at[16], i, nat = 0;
+	int rc;
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	t_seal(test, t, true);
+	KUNIT_ASSERT_EQ(test, parse_blob(t->blob, t->len, &s), 0);
+	/* Each part's size, its first byte and its last byte. */
+	at[nat++] = 0;
+	at[nat++] = 1;
+	at[nat++] = 2;
+	at[nat++] = s.pub_len - 1;
+	at[nat++] = s.priv - t->blob + 1;
+	at[nat++] = s.priv - t->blob + s.priv_len / 2;
+	at[nat++] = s.priv - t->blob + s.priv_len - 1;
+	at[nat++] = s.cdata - t->blob + 1;
+	at[nat++] = s.cdata - t->blob + s.cdata_len / 2;
+	at[nat++] = s.cdata - t->blob + s.cdata_len - 1;
+	at[nat++] = s.ticket - t->blob;
+	at[nat++] = s.ticket - t->blob + 3;
+	at[nat++] = t->len - 1;
+	for (i = 0; i < nat; i++) {
+		memcpy(copy, t->blob, t->len);
+		copy[at[i]] ^= 0x01;
+		rc = t_unseal(t, copy, t->len, &why);
+		KUNIT_EXPECT_NE_MSG(test, rc, 0, "byte %zu flipped", at[i]);
+		KUNIT_EXPECT_MEMNEQ(test, t->out, t->secret, sizeof(t->secret));
+	}
+	for (i = 0; i < t->len; i += 37) {
+		rc = t_unseal(t, t->blob, i, &why);
+		KUNIT_EXPECT_EQ_MSG(test, rc, -EINVAL, "cut to %zu", i);
+	}
+	KUNIT_EXPECT_EQ(test, t_unseal(t, t->blob, t->len - 1, &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t_unseal(t, t->blob, S2_TPM_BLOB_MAX + 1, &why),
+			-EINVAL);
+	t_expect_pcr23_reset(test, t);
+	/* And the untouched blob still opens. */
+	KUNIT_EXPECT_EQ_MSG(test, t_unseal(t, t->blob, t->len, &why), 0,
+			    "unsealing: %s", why);
+}
+
+/*
+ * An image sealed to fewer boot PCRs than the kernel's (as root could
+ * make on another boot chain, PCR 23 free there) is refused, whatever
+ * the image says its PCRs are.
+ */
+static void s2_tpm_image_fewer_pcrs(struct kunit *test)
+{
+	struct s2_header_tpm *ht = kunit_kzalloc(test, sizeof(*ht), GFP_KERNEL);
+	struct s2_header_crypt *hc = kunit_kzalloc(test, sizeof(*hc), GFP_KERNEL);
+	struct s2_image_header *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct s2_crypt *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	struct s2_crypt *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	const char *why = NULL;
+	size_t len = 0;
+	int rc;
+
+	KUNIT_ASSERT_TRUE(test, ht && hc && h && c && o);
+	rc = s2_crypt_new_sealed_image(c, S2_ENC_AES_GCM, S2_TPM_BOOT_PCRS,
+				       hc, ht, &why);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "sealing: %s", why);
+	h->crypt = *hc;
+	KUNIT_EXPECT_TRUE(test, s2_crypt_sealed_digest_ok(h, ht));
+	rc = s2_crypt_open_sealed_image(o, h, ht, &why);
+	KUNIT_EXPECT_EQ_MSG(test, rc, 0, "opening: %s", why);
+	KUNIT_EXPECT_MEMEQ(test, o->key, c->key, S2_KEY_LEN);
+	KUNIT_EXPECT_EQ(test, s2_crypt_claim_sealed_image(ht, false, &why), 0);
+
+	/* Sealed in the kernel's state, but to PCR 23 alone. */
+	memset(ht->blob, 0, sizeof(ht->blob));
+	rc = __s2_tpm_seal(c->key, S2_KEY_LEN, 0, true, ht->blob, &len, &why);
+	KUNIT_ASSERT_EQ_MSG(test, rc, 0, "sealing: %s", why);
+	ht->blob_len = cpu_to_le32(len);
+	ht->boot_pcrs = 0;
+	KUNIT_EXPECT_EQ(test, s2_crypt_open_sealed_image(o, h, ht, &why),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot PCRs"),
+			      "reason: %s", why ?: "none");
+	/* Claiming the kernel's PCRs does not make its policy theirs. */
+	ht->boot_pcrs = cpu_to_le32(S2_TPM_BOOT_PCRS);
+	KUNIT_EXPECT_EQ(test, s2_crypt_open_sealed_image(o, h, ht, &why),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot measurements"),
+			      "reason: %s", why ?: "none");
+}
+
+/*
+ * The image counter: each sealing moves it on; only the newest image is
+ * accepted, and once (resuming moves it on again).
+ */
+static void s2_tpm_counter(struct kunit *test)
+{
+	const char *why = NULL;
+	u64 a = 0, b = 0;
+
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&a, &why), 0, "%s", why);
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&b, &why), 0, "%s", why);
+	KUNIT_EXPECT_GT(test, b, a);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a, false, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "not the newest"),
+			      "reason: %s", why ?: "none");
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, false, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, true, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, false, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
+}
+
+static struct kunit_case s2_tpm_cases[] = {
+	KUNIT_CASE(s2_tpm_round_trip),
+	KUNIT_CASE(s2_tpm_forged),
+	KUNIT_CASE(s2_tpm_forged_with_genuine_ticket),
+	KUNIT_CASE(s2_tpm_other_boot),
+	KUNIT_CASE(s2_tpm_flipped_or_cut),
+	KUNIT_CASE(s2_tpm_image_fewer_pcrs),
+	KUNIT_CASE(s2_tpm_counter),
+	{}
+};
+
+static struct kunit_suite s2_tpm_suite = {
+	.name = "suspend2_tpm",
+	.init = t_tpm_init,
+	.exit = t_tpm_exit,
+	.test_cases = s2_tpm_cases,
+};
+
+kunit_test_suite(s2_tpm_suite);

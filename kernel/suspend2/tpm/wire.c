@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TPM 2.0 commands on the wire (see wire.h): what a command appends and
+ * how a response is read.  A response is read through a cursor that
+ * refuses to step past its end, so a short or garbled answer from the
+ * TPM, or a hostile blob from an image header, ends in an error rather
+ * than in a read beyond the buffer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/string.h>
+#include <linux/tpm.h>
+#include <linux/unaligned.h>
+#include "wire.h"
+
+void s2_rd_init(struct s2_rd *rd, const u8 *p, size_t len)
+{
+	rd->p = p;
+	rd->len = len;
+	rd->off = 0;
+	rd->bad = false;
+}
+
+const u8 *s2_rd_bytes(struct s2_rd *rd, size_t n)
+{
+	const u8 *at;
+
+	if (rd->bad || n > rd->len - rd->off) {
+		rd->bad = true;
+		return NULL;
+	}
+	at = rd->p + rd->off;
+	rd->off += n;
+	return at;
+}
+
+u8 s2_rd_u8(struct s2_rd *rd)
+{
+	const u8 *at = s2_rd_bytes(rd, 1);
+
+	return at ? *at : 0;
+}
+
+u16 s2_rd_u16(struct s2_rd *rd)
+{
+	const u8 *at = s2_rd_bytes(rd, 2);
+
+	return at ? get_unaligned_be16(at) : 0;
+}
+
+u32 s2_rd_u32(struct s2_rd *rd)
+{
+	const u8 *at = s2_rd_bytes(rd, 4);
+
+	return at ? get_unaligned_be32(at) : 0;
+}
+
+/* A TPM2B: its u16 size, then that many bytes, at most @max of them. */
+const u8 *s2_rd_tpm2b(struct s2_rd *rd, u16 *len, size_t max)
+{
+	*len = s2_rd_u16(rd);
+	if (*len > max) {
+		rd->bad = true;
+		return NULL;
+	}
+	return s2_rd_bytes(rd, *len);
+}
+
+/* The bytes of a whole TPM2B, size included, as one span. */
+const u8 *s2_rd_tpm2b_span(struct s2_rd *rd, size_t *span, size_t max)
+{
+	size_t start = rd->off;
+	u16 len;
+
+	s2_rd_tpm2b(rd, &len, max);
+	if (rd->bad)
+		return NULL;
+	*span = rd->off - start;
+	return rd->p + start;
+}
+
+void s2_wr_tpm2b(struct tpm_buf *buf, const u8 *p, u16 len)
+{
+	tpm_buf_append_u16(buf, len);
+	if (len)
+		tpm_buf_append(buf, p, len);
+}
+
+/* One password session with an empty password: what owner auth needs. */
+void s2_wr_password_auth(struct tpm_buf *buf)
+{
+	tpm_buf_append_u32(buf, 9);		/* the size of what follows */
+	tpm_buf_append_u32(buf, TPM2_RS_PW);
+	tpm_buf_append_u16(buf, 0);		/* nonce */
+	tpm_buf_append_u8(buf, 0);		/* attributes */
+	tpm_buf_append_u16(buf, 0);		/* password */
+}
+
+/*
+ * A policy session that the TPM ends after this command: a policy with
+ * no password or HMAC in it carries no authorisation value.
+ */
+void s2_wr_policy_auth(struct tpm_buf *buf, u32 session)
+{
+	tpm_buf_append_u32(buf, 9);
+	tpm_buf_append_u32(buf, session);
+	tpm_buf_append_u16(buf, 0);
+	tpm_buf_append_u8(buf, 0);		/* continueSession clear */
+	tpm_buf_append_u16(buf, 0);
+}
+
+void s2_wr_pcr_selection(struct tpm_buf *buf, u32 pcrs)
+{
+	tpm_buf_append_u32(buf, 1);		/* one bank */
+	tpm_buf_append_u16(buf, TPM_ALG_SHA256);
+	tpm_buf_append_u8(buf, S2_PCR_SELECT_BYTES);
+	tpm_buf_append_u8(buf, pcrs & 0xff);
+	tpm_buf_append_u8(buf, (pcrs >> 8) & 0xff);
+	tpm_buf_append_u8(buf, (pcrs >> 16) & 0xff);
+}
+
+void s2_pcr_selection_bytes(u32 pcrs, u8 *out)
+{
+	put_unaligned_be32(1, out);
+	put_unaligned_be16(TPM_ALG_SHA256, out + 4);
+	out[6] = S2_PCR_SELECT_BYTES;
+	out[7] = pcrs & 0xff;
+	out[8] = (pcrs >> 8) & 0xff;
+	out[9] = (pcrs >> 16) & 0xff;
+}
+
+/*
+ * Sends @buf; on success @rd reads the response's body, past its header.
+ * Returns 0, a negative errno, or the TPM's positive response code.
+ */
+int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
+		const char *what)
+{
+	int rc;
+
+	if (buf->flags & TPM_BUF_OVERFLOW)
+		return -E2BIG;
+	rc = tpm_transmit_cmd(chip, buf, 0, what);
+	if (rc)
+		return rc;
+	s2_rd_init(rd, buf->data, tpm_buf_length(buf));
+	s2_rd_bytes(rd, TPM_HEADER_SIZE);
+	return rd->bad ? -EIO : 0;
+}
