@@ -359,6 +359,40 @@ static void test_status(void **state)
 	rm_tree(d);
 }
 
+/*
+ * keys: names tpm only where the module seals to the TPM: the word
+ * exactly, from the module's file, never from the built-in lists.
+ */
+static void test_caps_tpm(void **state)
+{
+	struct caps c;
+
+	(void)state;
+	caps_parse(&c, "compressors: none\nkeys: keyring tpm\ntpm: 2.0\n");
+	assert_true(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "2.0");
+	assert_string_equal(c.keys, "keyring tpm");
+	caps_parse(&c, "keys:tpm\n");
+	assert_true(caps_key_tpm(&c));
+	caps_parse(&c, "keys: keyring\ntpm: none\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "none");
+	caps_parse(&c, "keys: keyring\ntpm: 2.0\n");
+	assert_false(caps_key_tpm(&c));
+	caps_parse(&c, "keys: keyring tpm2 TPM\ntpmkeys: tpm\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "");
+	/* An older module without the lines: keyring only, TPM not said. */
+	caps_parse(&c, "compressors: none\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.keys, "keyring");
+	assert_string_equal(c.tpm, "");
+	caps_builtin(&c);
+	assert_false(caps_key_tpm(&c));
+	snprintf(c.keys, sizeof(c.keys), "keyring tpm");
+	assert_false(caps_key_tpm(&c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_read_write),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_caps_tpm),
 	};
 
 	hib_verbosity = -1;
