@@ -495,8 +495,8 @@ static int tpm_image(struct run *r, const struct img_header *h)
 		tpm_caps_text(r, says, sizeof(says));
 		hib_err("image on %s is encrypted (%s) with its key sealed to the TPM, but this kernel cannot unseal it: %s%s; the image is left as it is",
 			r->target, enc, says,
-			strcmp(r->caps.tpm, "2.0") ?
-			" (no TPM 2.0 seen: is its driver in the initramfs?)" :
+			!*r->caps.tpm || !strcmp(r->caps.tpm, "none") ?
+			" (no TPM seen: is its driver in the initramfs?)" :
 			"");
 		note(r, "check: image on %s: key sealed to the TPM, which the module does not offer: FAILED",
 		     r->target);

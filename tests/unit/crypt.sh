@@ -496,10 +496,15 @@ CAPS_KEYS='keys: keyring\ntpm: none'
 resume_tree
 expect_rc "--resume of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "no tpm at resume: said, with the capabilities" grep -qx \
-	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: none (no TPM 2.0 seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: none (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
 check "no tpm at resume: resume not written" test ! -s "$CFS/action"
 check "no tpm at resume: no prompt" test ! -e "$T/asked"
 check "no tpm at resume: image untouched" cmp -s "$T/img" "$T/img.orig"
+CAPS_KEYS='keys: keyring\ntpm: 2.0'
+resume_tree
+expect_rc "--resume of a TPM image, a TPM 2.0 but no keys: tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "TPM 2.0 without keys: tpm: no driver hint" grep -q \
+	"but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 2.0; the image is left as it is$" "$T/err"
 resume_tree
 expect_rc "--resume --dry-run of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
