@@ -44,6 +44,7 @@ void caps_parse(struct caps *c, const char *text)
 		{ "encryption", offsetof(struct caps, encryption) },
 		{ "keys", offsetof(struct caps, keys) },
 		{ "actions", offsetof(struct caps, actions) },
+		{ "tpm", offsetof(struct caps, tpm) },
 	};
 	const char *p = text;
 
@@ -69,6 +70,15 @@ void caps_parse(struct caps *c, const char *text)
 		if (*p == '\n')
 			p++;
 	}
+}
+
+/*
+ * Only the module can tell: it lists tpm when there is a TPM 2.0 and the
+ * kernel keeps PCR 23 to itself, which no built-in list knows.
+ */
+bool caps_key_tpm(const struct caps *c)
+{
+	return c->from_module && word_in_list(CONF_KEY_TPM, c->keys);
 }
 
 /* The list a profile key's value must come from, or NULL. */

@@ -11,13 +11,16 @@ struct caps {
 	char checksums[256];
 	char powerdown[256];
 	char encryption[256];
-	char keys[256];		/* key schemes: "keyring" */
+	char keys[256];		/* key schemes: "keyring", "keyring tpm" */
 	char actions[256];
+	char tpm[256];		/* "none", "1.2", "2.0"; empty: not said */
 	bool from_module;
 };
 
 void caps_builtin(struct caps *c);
 void caps_parse(struct caps *c, const char *text);
 const char *caps_list_for_key(const struct caps *c, int key);
+/* The module said it seals image keys to the TPM (keys: ... tpm). */
+bool caps_key_tpm(const struct caps *c);
 
 #endif

@@ -265,16 +265,18 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		}
 		break;
 	case T_KEYSPEC:
-		if (!strcmp(val, "tpm") || !strncmp(val, "tpm:", 4)) {
-			snprintf(why, whylen,
-				 "tpm is reserved for a later version; use keyring:NAME");
-			return -EOPNOTSUPP;
-		}
+		/* The module takes the word tpm exactly, nothing after it. */
+		if (!strcmp(val, CONF_KEY_TPM))
+			break;
 		if (strncmp(val, CONF_KEYRING_PREFIX,
-			    strlen(CONF_KEYRING_PREFIX)) ||
-		    !conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {
+			    strlen(CONF_KEYRING_PREFIX))) {
 			snprintf(why, whylen,
-				 "expected keyring:NAME, NAME 1 to %d letters, digits, '.', '_', '-', starting with a letter or digit, got '%s'",
+				 "expected keyring:NAME or tpm, got '%s'", val);
+			return -EINVAL;
+		}
+		if (!conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {
+			snprintf(why, whylen,
+				 "expected keyring:NAME or tpm, NAME 1 to %d letters, digits, '.', '_', '-', starting with a letter or digit, got '%s'",
 				 CONF_KEYNAME_MAX, val);
 			return -EINVAL;
 		}

@@ -70,11 +70,13 @@ enum conf_type {
 	T_CMD,		/* shell command, may repeat */
 	T_MODULE,	/* module name or path of a .ko */
 	T_LOCATION,	/* DEVICE:PAGE, as resume_location reads */
-	T_KEYSPEC,	/* keyring:NAME, the key an image is encrypted for */
+	T_KEYSPEC,	/* keyring:NAME or tpm, the key an image is encrypted for */
 };
 
 /* key = keyring:NAME: NAME as the module takes it (configfs/parse.c). */
 #define CONF_KEYRING_PREFIX	"keyring:"
+/* key = tpm: the module seals the image key to the TPM; this word only. */
+#define CONF_KEY_TPM		"tpm"
 #define CONF_KEYNAME_MAX	64
 #define CONF_KEYNAME_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-"
 

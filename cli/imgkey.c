@@ -9,6 +9,9 @@
  * authentication key from NAME.sec, unwraps the image key from the header
  * and hands it over as the logon key "suspend2:img:<image id>".  An image
  * that stays locked is left as it is: exit status HIB_EXIT_LOCKED.
+ * With key = tpm none of that: the module makes the image key, seals it
+ * to the TPM in the header and unseals it at resume (docs/tpm-lockdown.md);
+ * hibernate reads no key file and asks for no passphrase.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,6 +48,14 @@ static const char *profile_key(const struct profile *p)
 	size_t n = strlen(CONF_KEYRING_PREFIX);
 
 	return v && !strncmp(v, CONF_KEYRING_PREFIX, n) ? v + n : NULL;
+}
+
+/* key = tpm: the module seals the image key to the TPM itself. */
+static bool profile_tpm(const struct profile *p)
+{
+	const char *v = p->v[K_KEY].value;
+
+	return v && !strcmp(v, CONF_KEY_TPM);
 }
 
 static bool is_encrypted(const struct profile *p)
@@ -233,6 +244,14 @@ int check_encryption(struct run *r)
 		note(r, "check: encryption: none");
 		return 0;
 	}
+	/* No key file to trust or read, no initramfs copy to check. */
+	if (profile_tpm(p)) {
+		r->encrypted = true;
+		r->tpm = true;
+		note(r, "encryption: %s, key sealed to the TPM by the module (no key file)",
+		     p->v[K_ENCRYPTION].value);
+		return 0;
+	}
 	/* profile_check_key() saw to it that there is a key. */
 	if (!name)
 		return HIB_EXIT_CONFIG;
@@ -272,9 +291,57 @@ int check_encryption(struct run *r)
 	return 0;
 }
 
+#define TPM_CAPS_TEXT	(PATH_MAX + 2 * 256 + 64)
+
+/*
+ * What the capabilities say about the TPM key scheme, for messages:
+ * "capabilities says: keys: keyring, tpm: none".
+ */
+static void tpm_caps_text(const struct run *r, char *buf, size_t len)
+{
+	const struct caps *c = &r->caps;
+
+	if (!c->from_module)
+		snprintf(buf, len, "cannot read %s/capabilities", r->cfs.root);
+	else
+		snprintf(buf, len, "capabilities says: keys: %s, tpm: %s",
+			 *c->keys ? c->keys : "(nothing)",
+			 *c->tpm ? c->tpm : "(not said)");
+}
+
+/*
+ * key = tpm: whether the kernel seals to the TPM here only the module can
+ * tell (a TPM 2.0, and PCR 23 kept from user space), after check_module()
+ * read its capabilities.  A dry run before the module is loaded says what
+ * the real run will check.  0, or HIB_EXIT_CONFIG as for a word the
+ * module does not offer.
+ */
+int check_key_tpm(struct run *r)
+{
+	const struct profile *p = &r->prof;
+	char where[PATH_MAX + 32], says[TPM_CAPS_TEXT];
+
+	if (!r->tpm)
+		return 0;
+	if (!cfs_exists(&r->cfs, NULL)) {
+		note(r, "check: key tpm: the module is not loaded yet; the real run refuses unless its capabilities offer keys: tpm");
+		return 0;
+	}
+	tpm_caps_text(r, says, sizeof(says));
+	if (caps_key_tpm(&r->caps)) {
+		note(r, "check: key tpm: offered by the module (%s)", says);
+		return 0;
+	}
+	hib_err("%s: profile %s: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; %s; nothing was frozen",
+		prof_where(&p->v[K_KEY], where, sizeof(where)), p->name, says);
+	note(r, "check: key tpm: not offered by the module (%s): FAILED", says);
+	return HIB_EXIT_CONFIG;
+}
+
 /*
  * The public key and the authentication key into this process's keyring,
  * where the module looks: one logon key, which no one can read back.
+ * Nothing with key = tpm.
  */
 int load_pubkey(struct run *r)
 {
@@ -285,6 +352,10 @@ int load_pubkey(struct run *r)
 
 	if (!r->encrypted)
 		return 0;
+	if (r->tpm) {
+		note(r, "key tpm: no key to add to the keyring; the module makes the image key and seals it to the TPM");
+		return 0;
+	}
 	snprintf(desc, sizeof(desc), KR_PREFIX "%s", r->key_name);
 	if (r->ctl->dry_run) {
 		note(r, "would add logon key %s (keys/%s.pub and keys/%s.auth, %zu bytes) to the process keyring",
@@ -408,9 +479,42 @@ static bool key_by_id(const uint8_t *key_id, char *name)
 }
 
 /*
+ * An image whose key the module sealed to the TPM: no passphrase and no
+ * key file; the module unseals the key when the resume action is
+ * written.  When the module says it cannot (no TPM 2.0 now, its driver
+ * missing from the initramfs, or a kernel that lets user space have PCR
+ * 23), the image is left as it is, as a locked one, instead of being
+ * written to the module only to be refused and invalidated.
+ */
+static int tpm_image(struct run *r, const struct img_header *h)
+{
+	const char *enc = imghdr_encryption_name(h->w.encryption);
+	char says[TPM_CAPS_TEXT];
+
+	if (r->caps.from_module && !caps_key_tpm(&r->caps)) {
+		tpm_caps_text(r, says, sizeof(says));
+		hib_err("image on %s is encrypted (%s) with its key sealed to the TPM, but this kernel cannot unseal it: %s%s; the image is left as it is",
+			r->target, enc, says,
+			!*r->caps.tpm || !strcmp(r->caps.tpm, "none") ?
+			" (no TPM seen: is its driver in the initramfs?)" :
+			"");
+		note(r, "check: image on %s: key sealed to the TPM, which the module does not offer: FAILED",
+		     r->target);
+		return HIB_EXIT_LOCKED;
+	}
+	note(r, "check: image on %s is encrypted (%s) with its key sealed to the TPM: no passphrase, the module unseals it",
+	     r->target, enc);
+	if (!r->ctl->dry_run)
+		hib_info("image on %s is encrypted (%s) with its key sealed to the TPM: no passphrase needed, the kernel unseals it",
+			 r->target, enc);
+	return 0;
+}
+
+/*
  * Before the resume action: when the image at LOC is encrypted, unlock
- * it and put its key in the keyring (*key_serial, else 0).  Returns 0 to
- * go on with the resume, else the exit status; the image is not touched.
+ * it and put its key in the keyring (*key_serial, else 0), or, for a key
+ * sealed to the TPM, leave that to the module.  Returns 0 to go on with
+ * the resume, else the exit status; the image is not touched.
  */
 int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 {
@@ -432,6 +536,17 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		return 0;	/* no image, or the module says what is wrong */
 	if (h.w.encryption == IMGHDR_ENC_NONE)
 		return 0;
+	if (h.w.key_scheme == WRAP_SCHEME_TPM)
+		return tpm_image(r, &h);
+	/* Anything but the two schemes: no passphrase can help. */
+	if (h.w.key_scheme != WRAP_SCHEME_X25519) {
+		hib_err("image on %s is encrypted (%s) with key scheme %u, which this hibernate does not know (1: keyring, 2: tpm): not asking for a passphrase; the image is left as it is",
+			r->target, imghdr_encryption_name(h.w.encryption),
+			(unsigned int)h.w.key_scheme);
+		note(r, "check: image on %s: unknown key scheme %u: FAILED",
+		     r->target, (unsigned int)h.w.key_scheme);
+		return HIB_EXIT_LOCKED;
+	}
 	if (!name)
 		name = KEYFILE_DEFAULT_NAME;
 	keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);

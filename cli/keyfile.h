@@ -92,7 +92,9 @@ int keyfile_unlock(const char *name, const char *passphrase, uint8_t *secret,
 /*
  * The image key from an image header's bytes (imghdr.h), 0 or -errno:
  * -EBADMSG when it was not written for this key pair and authentication
- * key, or was forged or changed.
+ * key, or was forged or changed; -EINVAL for an unencrypted image or a
+ * key_scheme other than WRAP_SCHEME_X25519 (WRAP_SCHEME_TPM: the module
+ * unseals the key itself, there is nothing to unwrap here).
  */
 int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
 		   const uint8_t *auth, uint8_t *key);

@@ -154,7 +154,7 @@ int profile_check_key(const struct profile *p, char *err, size_t errlen)
 	if (!enc || !strcmp(enc, "none") || p->v[K_KEY].value)
 		return 0;
 	snprintf(err, errlen,
-		 "%s: profile %s: encryption %s needs key = keyring:NAME (create one with hibernate --setup-key)",
+		 "%s: profile %s: encryption %s needs key = keyring:NAME (create one with hibernate --setup-key) or key = tpm",
 		 prof_where(&p->v[K_ENCRYPTION], where, sizeof(where)),
 		 p->name, enc);
 	return -EINVAL;

@@ -85,6 +85,13 @@ static void print_ms(FILE *out, const char *title, uint64_t us)
 		(unsigned long long)(us % 1000));
 }
 
+/* What follows the AEAD on the encryption line: the key, for tpm. */
+static const char *key_text(const struct results *r)
+{
+	return r->key_tpm && strcmp(r->encryption, "none") ?
+	       ", key sealed to the TPM" : "";
+}
+
 void report_text(FILE *out, const struct results *r)
 {
 	int i;
@@ -109,14 +116,16 @@ void report_text(FILE *out, const struct results *r)
 		*r->checksum ? r->checksum : "-");
 	if (*r->encryption && strcmp(r->encryption, "none") &&
 	    r->has_crypt_time)
-		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)\n",
+		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)%s\n",
 			"encryption", r->encryption,
 			(unsigned long long)(r->write_crypt_us / 1000),
 			(unsigned long long)(r->write_crypt_us % 1000),
 			(unsigned long long)(r->read_crypt_us / 1000),
-			(unsigned long long)(r->read_crypt_us % 1000));
+			(unsigned long long)(r->read_crypt_us % 1000),
+			key_text(r));
 	else if (*r->encryption)
-		fprintf(out, "  %-24s %s\n", "encryption", r->encryption);
+		fprintf(out, "  %-24s %s%s\n", "encryption", r->encryption,
+			key_text(r));
 	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
 		"throughput", (unsigned long long)r->write_kbps,
 		(unsigned long long)r->read_kbps);
@@ -376,7 +385,11 @@ static void status_keys_text(FILE *out, const struct status_keys *k)
 
 	if (!*k->dir)
 		return;
-	if (k->have_profile)
+	if (k->have_profile && !strcmp(k->key, CONF_KEY_TPM) &&
+	    strcmp(k->encryption, "none"))
+		fprintf(out, "encryption:    %s, key sealed to the TPM (profile %s)\n",
+			k->encryption, k->profile);
+	else if (k->have_profile)
 		fprintf(out, "encryption:    %s, key %s (profile %s)\n",
 			k->encryption, *k->key ? k->key : "(none)", k->profile);
 	if (k->dir_err) {
@@ -441,6 +454,8 @@ void status_text(FILE *out, const struct status *s)
 	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
 	fprintf(out, "encryption:    %s\n", s->caps.encryption);
 	fprintf(out, "keys:          %s\n", s->caps.keys);
+	if (*s->caps.tpm)
+		fprintf(out, "tpm:           %s\n", s->caps.tpm);
 	fprintf(out, "actions:       %s\n", s->caps.actions);
 	fputs("last results:\n", out);
 	report_text(out, &s->res);
@@ -467,6 +482,8 @@ void status_json(FILE *out, const struct status *s)
 	json_words(out, s->caps.encryption, " \t");
 	fputs(", \"keys\": ", out);
 	json_words(out, s->caps.keys, " \t");
+	fputs(", \"tpm\": ", out);
+	json_string(out, s->caps.tpm);
 	fputs(", \"actions\": ", out);
 	json_words(out, s->caps.actions, " \t");
 	fputs("},\n  \"results\": {\n", out);

@@ -47,6 +47,8 @@ struct results {
 	char avenrun_thaw[64];
 	char avenrun_restored[64];
 	char refused_tasks[2048];
+	/* Not from results/: the cycle's profile has key = tpm. */
+	bool key_tpm;
 };
 
 #define STATUS_MAX_KEYFILES	16

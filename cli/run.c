@@ -191,8 +191,10 @@ static void print_hooks(struct run *r, const char *key,
 		note(r, "would run %s hook: %s", key, cmds[i].cmd);
 }
 
-static void report(struct run *r, const struct results *res)
+static void report(struct run *r, struct results *res)
 {
+	/* Not in results/: the key of the profile this run wrote. */
+	res->key_tpm = r->tpm;
 	if (r->ctl->json)
 		report_json(stdout, res);
 	else if (r->ctl->verbosity >= 0)
@@ -272,10 +274,11 @@ static int do_cycle(struct run *r, const char *word)
 			      p->hook_timeout, p->name, false);
 		return HIB_EXIT_CYCLE;
 	}
-	hib_info("%s with profile '%s' (target %s%s%s)",
+	hib_info("%s with profile '%s' (target %s%s%s%s)",
 		 strcmp(word, "test") ? "hibernating" : "testing", p->name,
 		 r->target, r->encrypted ? ", encryption " : "",
-		 r->encrypted ? p->v[K_ENCRYPTION].value : "");
+		 r->encrypted ? p->v[K_ENCRYPTION].value : "",
+		 r->tpm ? ", key sealed to the TPM" : "");
 	ret = cfs_write(&r->cfs, "action", word);
 	/* Here the write has returned: after resume, or failed. */
 	if (ret) {
@@ -415,7 +418,7 @@ static int do_resume(struct run *r, const char *word)
 	}
 	if (!strcmp(word, "invalidate") && !r->ctl->dry_run)
 		before = image_state(r, loc, sizeof(loc));
-	/* An encrypted image: its key into the keyring first. */
+	/* An encrypted image: its key into the keyring first (not tpm's). */
 	if (!strcmp(word, "resume") && image_state(r, loc, sizeof(loc)) > 0) {
 		ret = unlock_image(r, loc, &key_serial);
 		if (ret)
@@ -562,6 +565,8 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = setup_module(&r);
 	if (!ret)
 		ret = check_module(&r);
+	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
+		ret = check_key_tpm(&r);
 	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
 		ret = swap_on_demand(&r, true);
 	if (!ret)

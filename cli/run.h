@@ -30,6 +30,7 @@ struct run {
 	FILE *plan;		/* dry run: stdout, or a buffer for --json */
 	/* encryption != none: the key the image is written for. */
 	bool encrypted;
+	bool tpm;		/* key = tpm: sealed by the module, no key file */
 	char key_name[CONF_KEYNAME_MAX + 1];
 	uint8_t pub[32];
 };
@@ -57,6 +58,7 @@ void profiles_json(FILE *out, const struct conf *c, bool implicit);
 /* imgkey.c */
 int setup_key(struct run *r);
 int check_encryption(struct run *r);
+int check_key_tpm(struct run *r);
 int load_pubkey(struct run *r);
 int unlock_image(struct run *r, const char *loc, int32_t *key_serial);
 void drop_image_key(int32_t key_serial);

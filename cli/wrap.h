@@ -26,7 +26,8 @@
 #define WRAP_KEY_ID_LEN		8	/* key_id */
 #define WRAP_TAG_LEN		16
 #define WRAP_WRAPPED_LEN	(WRAP_KEY_LEN + WRAP_TAG_LEN)
-#define WRAP_SCHEME_X25519	1	/* key_scheme */
+#define WRAP_SCHEME_X25519	1	/* key_scheme: wrapped as here */
+#define WRAP_SCHEME_TPM		2	/* key_scheme: sealed to the TPM */
 
 /* The header fields the wrap reads and writes. */
 struct wrap_fields {

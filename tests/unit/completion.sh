@@ -51,6 +51,8 @@ expect_completion "module writers" "hibernate --configfs $T/cfs -o writer=sw" "s
 expect_completion "powerdown" "hibernate --configfs $T/nosuch --set powerdown=p" "platform"
 expect_completion "unload_module" "hibernate --set unload_module=" "yes no"
 expect_completion "encryption" "hibernate --configfs $T/nosuch --set encryption=" "none aes-gcm chacha20-poly1305"
+expect_completion "key: keyring:default or tpm" "hibernate --set key=" "keyring:default tpm"
+expect_completion "key: tpm" "hibernate -o key=t" "tpm"
 expect_completion "--kdf" "hibernate --setup-key x --kdf " "moderate min"
 touch "$T/c2.conf"
 expect_completion "files for --config" "hibernate --config $T/c" "$T/c.conf $T/c2.conf $T/cfs"

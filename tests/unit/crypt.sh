@@ -7,7 +7,9 @@
 # --resume of an encrypted image that does not unlock leaves it alone
 # (exit 8), a signal at a prompt leaves the terminal's echo on (on a
 # pseudo-terminal, tests/unit/ttysig.py), and the initramfs hooks never
-# copy the authentication key.
+# copy the authentication key.  key = tpm: no key file, no keyring key, no
+# passphrase, only a module whose capabilities offer it; an image of a
+# key scheme this version does not know is left alone without a prompt.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -15,13 +17,19 @@ export HIBERNATE_SYSROOT=$T
 export HIBERNATE_KEYDIR=$T/keys
 mkdir -p "$T/run"
 CFS=$T/cfs
+# The capabilities' key lines (printf %b), NOFILE for no capabilities file;
+# what results/encryption says.
+CAPS_KEYS='keys: keyring'
+RES_ENC=
 
 fake_tree() {
 	rm -rf "$CFS"
 	mkdir -p "$CFS/profiles/p" "$CFS/results"
 	echo idle >"$CFS/state"
 	echo "suspend2 0.1 image-format 2" >"$CFS/version"
-	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\nencryption: none aes-gcm chacha20-poly1305\nkeys: keyring\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\nencryption: none aes-gcm chacha20-poly1305\n%b\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' "$CAPS_KEYS" >"$CFS/capabilities"
+	[[ $CAPS_KEYS != NOFILE ]] || rm "$CFS/capabilities"
+	echo "$RES_ENC" >"$CFS/results/encryption"
 	: >"$CFS/profile"
 	: >"$CFS/action"
 	fake_profile "$CFS" p
@@ -67,9 +75,100 @@ run_both "encryption, no public key file" 3 --test -f
 check "no .pub: the message names the file" grep -q \
 	"cannot read the public key $T/keys/t.pub: No such file or directory (create it with hibernate --setup-key)" "$T/real.err"
 check "no .pub: nothing written to action" test ! -s "$CFS/action"
-conf "key = tpm"
-run_both "key = tpm" 3 --test -f
-check "tpm: reserved" grep -q "tpm is reserved for a later version" "$T/real.err"
+conf "key = tpm:0x81000001"
+run_both "key = tpm:0x81000001" 3 --test -f
+check "tpm:...: refused with file and line" grep -qx \
+	"hibernate: $T/c.conf:5: key 'key': expected keyring:NAME or tpm, got 'tpm:0x81000001'" "$T/real.err"
+conf "key = TPM"
+run_both "key = TPM" 3 --test -f
+check "TPM: only the lower-case word" grep -q "c.conf:5: key 'key': expected keyring:NAME or tpm, got 'TPM'" "$T/real.err"
+conf "compressor = lz4"
+run_both "--set key=tpm:1" 2 --test -f --set key=tpm:1
+check "--set key=tpm:1: said" grep -q "^hibernate: --set: key 'key': expected keyring:NAME or tpm, got 'tpm:1'$" "$T/real.err"
+
+# key = tpm: the module makes the image key and seals it; no key file is
+# looked at (there is no key directory yet, and one that would be
+# refused is not read), nothing goes to the keyring, and only a module
+# offering keys: tpm is asked.  The same exit for a dry run.
+mkdir -m 0777 "$T/keys"
+mkdir -p "$T/boot"
+touch -d '-1 hour' "$T/boot/initrd.img-$(uname -r)"
+conf "encryption = aes-gcm" "key = tpm   "
+CAPS_KEYS='keys: keyring\ntpm: none'
+run_both "key = tpm, the module offers keyring only" 3 --test -f
+check "tpm refused: why, with the capabilities" grep -qx \
+	"hibernate: $T/c.conf:6: profile p: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; capabilities says: keys: keyring, tpm: none; nothing was frozen" "$T/real.err"
+check "tpm refused: one message" test "$(wc -l <"$T/real.err")" = 1
+check "tpm refused: the dry run fails the check" grep -qx \
+	"# check: key tpm: not offered by the module (capabilities says: keys: keyring, tpm: none): FAILED" "$T/dry.out"
+check "tpm refused: nothing written to action" test ! -s "$CFS/action"
+CAPS_KEYS='keys: keyring tpm2\ntpm: 2.0'
+run_both "key = tpm, keys: keyring tpm2 is not tpm" 3 --test -f
+check "tpm2 is no tpm: capabilities quoted" grep -q "capabilities says: keys: keyring tpm2, tpm: 2.0; nothing was frozen" "$T/real.err"
+CAPS_KEYS='tpm: 2.0'
+run_both "key = tpm, an older module with no keys line" 3 --test -f
+CAPS_KEYS=NOFILE
+run_both "key = tpm, no capabilities file" 3 --test -f
+check "no capabilities: said" grep -q "key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; cannot read $CFS/capabilities; nothing was frozen" "$T/real.err"
+conf "encryption = none" "key = tpm"
+run_both "key = tpm with encryption none: nothing to seal, not checked" 0 --test -f
+conf "encryption = aes-gcm" "key = tpm"
+CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
+RES_ENC=aes-gcm
+run_both "key = tpm, offered: no key file needed" 0 --test -f
+check "tpm: key written as tpm" grep -qx tpm "$CFS/profiles/p/key"
+check "tpm: encryption written" grep -qx aes-gcm "$CFS/profiles/p/encryption"
+check "tpm: action test written" grep -qx test "$CFS/action"
+check "tpm: said while testing" grep -qx \
+	"hibernate: testing with profile 'p' (target $T/full, encryption aes-gcm, key sealed to the TPM)" "$T/real.err"
+check "tpm: the report names the key" grep -qx \
+	"  encryption               aes-gcm, key sealed to the TPM" "$T/real.out"
+check "tpm: nothing refused" test "$(grep -c refus "$T/real.err")" = 0
+check "tpm dry run: the encryption line" grep -qx \
+	"# encryption: aes-gcm, key sealed to the TPM by the module (no key file)" "$T/dry.out"
+check "tpm dry run: the capabilities checked" grep -qx \
+	"# check: key tpm: offered by the module (capabilities says: keys: keyring tpm, tpm: 2.0)" "$T/dry.out"
+check "tpm dry run: no logon key" test "$(grep -c 'logon key' "$T/dry.out")" = 0
+check "tpm dry run: no key file named" test "$(grep -c "$T/keys" "$T/dry.out" "$T/dry.err" | awk -F: '{ n += $2 } END { print n }')" = 0
+check "tpm dry run: the module seals" grep -qx \
+	"# key tpm: no key to add to the keyring; the module makes the image key and seals it to the TPM" "$T/dry.out"
+RES_ENC=
+# Neither a key file nor the key directory is touched, nothing added to
+# the keyring: seen through strace.
+fake_tree
+if strace -qq -o /dev/null true 2>/dev/null; then
+	strace -f -qq -e trace=add_key,open,openat,stat,lstat,newfstatat,statx,access,faccessat,faccessat2 \
+		-o "$T/strace" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f >/dev/null 2>&1
+	check "tpm: strace saw the configuration read" grep -q "$T/c.conf" "$T/strace"
+	check "tpm: no add_key" test "$(grep -c 'add_key(' "$T/strace")" = 0
+	check "tpm: the key directory never looked at" test "$(grep -c "$T/keys" "$T/strace")" = 0
+	check "tpm: the initramfs never looked at" test "$(grep -c "$T/boot" "$T/strace")" = 0
+else
+	echo "SKIP: no strace here to see the key files untouched"
+fi
+# --status: the profile's key reads as what it is; JSON keeps "tpm".
+fake_tree
+expect_rc "--status, key = tpm" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status
+check "--status: key sealed to the TPM" grep -qx "encryption:    aes-gcm, key sealed to the TPM (profile p)" "$T/out"
+check "--status: the TPM the kernel sees" grep -qx "tpm:           2.0" "$T/out"
+expect_rc "--status --json, key = tpm" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --status --json
+check "--status --json: key tpm, capabilities" python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["keys"]["key"] == "tpm" and s["keys"]["encryption"] == "aes-gcm", s["keys"]
+assert s["capabilities"]["keys"] == ["keyring", "tpm"], s["capabilities"]
+assert s["capabilities"]["tpm"] == "2.0", s["capabilities"]' "$T/out"
+# A dry run before the module is loaded (the live configfs, absent
+# here) cannot see the capabilities: it says the real run checks them.
+if [[ ! -e /sys/kernel/config/suspend2 ]]; then
+	expect_rc "key = tpm, dry run, module not loaded" 0 env -u HIBERNATE_SYSROOT \
+		-u HIBERNATE_KEYDIR "$HIB" -c "$T/c.conf" -p p --test -f -n
+	check "module not loaded: the check is left to the real run" grep -qx \
+		"# check: key tpm: the module is not loaded yet; the real run refuses unless its capabilities offer keys: tpm" "$T/out"
+else
+	echo "SKIP: suspend2 is loaded here"
+fi
+CAPS_KEYS='keys: keyring'
+rm -rf "$T/keys" "$T/boot"
 
 # --setup-key.
 conf "compressor = lz4"
@@ -223,9 +322,9 @@ check "--status: a .auth that is not 0600 is flagged" grep -q "t.auth *0400  (no
 chmod 0600 "$T/keys/t.sec" "$T/keys/t.auth"
 
 # An encrypted image at a resume location: anchor page 0, header page 1.
-# make_image KEY_ID_HEX
+# make_image KEY_ID_HEX [KEY_SCHEME [ENCRYPTION]]
 make_image() {
-	python3 - "$T/img" "$1" <<'PY'
+	python3 - "$T/img" "$1" "${2:-1}" "${3:-1}" <<'PY'
 import struct, sys
 page = bytearray(8192)
 page[4096 - 36:4096 - 28] = struct.pack("<Q", 1)
@@ -235,7 +334,7 @@ page[h:h + 8] = b"SUSPEND2"
 page[h + 8:h + 12] = struct.pack("<I", 2)
 page[h + 24:h + 32] = b"6.12.118"
 page[h + 302:h + 310] = struct.pack("<Q", 1700000000)
-page[h + 354:h + 362] = struct.pack("<II", 1, 1)
+page[h + 354:h + 362] = struct.pack("<II", int(sys.argv[4]), int(sys.argv[3]))
 page[h + 362:h + 378] = bytes(range(0xc1, 0xd1))
 page[h + 378:h + 386] = bytes.fromhex(sys.argv[2])
 page[h + 386:h + 418] = bytes(range(1, 33))
@@ -350,6 +449,88 @@ check "another key: named without asking" grep -q "was written for key id 001122
 resume_tree
 expect_rc "--resume --dry-run of an encrypted image" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 check "dry run: would ask for the passphrase" grep -q "# check: image on .* is encrypted (aes-gcm, key id 0011223344556677): would ask for the passphrase of key t" "$T/out"
+
+# A key sealed to the TPM (key_scheme 2): no passphrase, no key file, no
+# keyring key; the resume action is written and the module unseals it.
+# The askpass helper records any prompt.  The fake module does not
+# resume: the action returns, exit 5.
+mkdir -p "$T/lib/cryptsetup"
+printf '#!/bin/sh\necho "$1" >>%s/asked\nprintf wrong\n' "$T" >"$T/lib/cryptsetup/askpass"
+chmod 755 "$T/lib/cryptsetup/askpass"
+rm -f "$T/asked"
+make_image 0000000000000000 2
+cp "$T/img" "$T/img.orig"
+CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
+resume_tree
+expect_rc "--resume of an image sealed to the TPM: the action is written" 5 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "tpm image: resume written" grep -qx resume "$CFS/action"
+check "tpm image: said, no passphrase" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM: no passphrase needed, the kernel unseals it" "$T/err"
+check "tpm image: no prompt" test ! -e "$T/asked"
+check "tpm image: no passphrase asked for" test "$(grep -i passphrase "$T/err" | grep -vc 'no passphrase needed')" = 0
+check "tpm image: the profile's encryption written" grep -qx aes-gcm "$CFS/profiles/p/encryption"
+check "tpm image: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume --dry-run of an image sealed to the TPM" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "tpm image, dry run: the module unseals" grep -qx \
+	"# check: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM: no passphrase, the module unseals it" "$T/out"
+check "tpm image, dry run: would write resume" grep -qx "$CFS/action = resume" "$T/out"
+check "tpm image, dry run: no prompt" test ! -e "$T/asked"
+# With a profile of key = tpm and no key directory at all: the same.
+conf "encryption = aes-gcm" "key = tpm"
+mv "$T/keys" "$T/keys.away"
+resume_tree
+expect_rc "--resume of a TPM image, key = tpm, no key directory" 5 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "key = tpm at resume: key written as tpm" grep -qx tpm "$CFS/profiles/p/key"
+check "key = tpm at resume: resume written" grep -qx resume "$CFS/action"
+mv "$T/keys.away" "$T/keys"
+conf "encryption = aes-gcm" "key = keyring:t"
+# An older module (no capabilities file): the module decides.
+CAPS_KEYS=NOFILE
+resume_tree
+expect_rc "--resume of a TPM image, no capabilities: the action is written" 5 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "no capabilities: resume written" grep -qx resume "$CFS/action"
+# A kernel that cannot unseal now (no TPM seen: a driver missing from
+# the initramfs): the image is left as it is, exit 8, no prompt.
+CAPS_KEYS='keys: keyring\ntpm: none'
+resume_tree
+expect_rc "--resume of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "no tpm at resume: said, with the capabilities" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: none (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+check "no tpm at resume: resume not written" test ! -s "$CFS/action"
+check "no tpm at resume: no prompt" test ! -e "$T/asked"
+check "no tpm at resume: image untouched" cmp -s "$T/img" "$T/img.orig"
+CAPS_KEYS='keys: keyring\ntpm: 2.0'
+resume_tree
+expect_rc "--resume of a TPM image, a TPM 2.0 but no keys: tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "TPM 2.0 without keys: tpm: no driver hint" grep -q \
+	"but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 2.0; the image is left as it is$" "$T/err"
+resume_tree
+expect_rc "--resume --dry-run of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
+# A key scheme this version does not know, or none with encryption set:
+# refused as such, never taken for tpm, never a prompt.
+for scheme in 3 4294967295 0; do
+	make_image 0000000000000000 "$scheme"
+	cp "$T/img" "$T/img.orig"
+	resume_tree
+	expect_rc "--resume, key scheme $scheme: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+	check "key scheme $scheme: said" grep -qx \
+		"hibernate: image on $T/full is encrypted (aes-gcm) with key scheme $scheme, which this hibernate does not know (1: keyring, 2: tpm): not asking for a passphrase; the image is left as it is" "$T/err"
+	check "key scheme $scheme: not taken for tpm" test "$(grep -c TPM "$T/err")" = 0
+	check "key scheme $scheme: resume not written" test ! -s "$CFS/action"
+	check "key scheme $scheme: no prompt" test ! -e "$T/asked"
+	check "key scheme $scheme: image untouched" cmp -s "$T/img" "$T/img.orig"
+	resume_tree
+	expect_rc "--resume --dry-run, key scheme $scheme: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+done
+# An unencrypted image says key_scheme 2 in vain: nothing to unseal.
+make_image 0000000000000000 2 0
+resume_tree
+expect_rc "--resume, unencrypted image with key scheme 2" 5 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "unencrypted, scheme 2: no TPM said" test "$(grep -c TPM "$T/err")" = 0
+CAPS_KEYS='keys: keyring'
+rm -rf "$T/lib"
 
 # An image for another key of the directory: that key is asked for.
 printf 'pass two\n' >"$T/pass2"

@@ -359,6 +359,91 @@ static void test_status(void **state)
 	rm_tree(d);
 }
 
+/*
+ * keys: names tpm only where the module seals to the TPM: the word
+ * exactly, from the module's file, never from the built-in lists.
+ */
+static void test_caps_tpm(void **state)
+{
+	struct caps c;
+
+	(void)state;
+	caps_parse(&c, "compressors: none\nkeys: keyring tpm\ntpm: 2.0\n");
+	assert_true(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "2.0");
+	assert_string_equal(c.keys, "keyring tpm");
+	caps_parse(&c, "keys:tpm\n");
+	assert_true(caps_key_tpm(&c));
+	caps_parse(&c, "keys: keyring\ntpm: none\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "none");
+	caps_parse(&c, "keys: keyring\ntpm: 2.0\n");
+	assert_false(caps_key_tpm(&c));
+	caps_parse(&c, "keys: keyring tpm2 TPM\ntpmkeys: tpm\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "");
+	/* An older module without the lines: keyring only, TPM not said. */
+	caps_parse(&c, "compressors: none\n");
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.keys, "keyring");
+	assert_string_equal(c.tpm, "");
+	caps_builtin(&c);
+	assert_false(caps_key_tpm(&c));
+	snprintf(c.keys, sizeof(c.keys), "keyring tpm");
+	assert_false(caps_key_tpm(&c));
+}
+
+/* The encryption line names a key sealed to the TPM; JSON is as it was. */
+static void test_report_tpm(void **state)
+{
+	char *d = fake_tree(false), *text = NULL, *plain = NULL;
+	struct results r;
+	struct cfs fs;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	fill_results(d);
+	put_file(d, "results/encryption", "aes-gcm\n");
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(results_read(&fs, &r), 0);
+	out = open_memstream(&plain, &len);
+	report_json(out, &r);
+	fclose(out);
+	r.key_tpm = true;
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "\n  encryption               aes-gcm, key sealed to the TPM\n"));
+	free(text);
+	out = open_memstream(&text, &len);
+	report_json(out, &r);
+	fclose(out);
+	assert_string_equal(text, plain);
+	free(text);
+	free(plain);
+	/* With the AEAD's times: the key comes last, the times stay first. */
+	put_file(d, "results/write_crypt_us", "1500\n");
+	put_file(d, "results/read_crypt_us", "2500\n");
+	assert_int_equal(results_read(&fs, &r), 0);
+	r.key_tpm = true;
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "\n  encryption               aes-gcm, 1.500 ms sealing, 2.500 ms opening (worker threads' time), key sealed to the TPM\n"));
+	free(text);
+	/* Not encrypted: nothing was sealed, whatever the profile said. */
+	put_file(d, "results/encryption", "none\n");
+	assert_int_equal(results_read(&fs, &r), 0);
+	r.key_tpm = true;
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_null(strstr(text, "TPM"));
+	free(text);
+	rm_tree(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_cfs_read_write),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_status),
+		cmocka_unit_test(test_caps_tpm),
+		cmocka_unit_test(test_report_tpm),
 	};
 
 	hib_verbosity = -1;

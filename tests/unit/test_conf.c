@@ -292,19 +292,25 @@ static void test_override(void **state)
 	conf_free(&c);
 }
 
-/* encryption and key: the values, tpm reserved, and the two together. */
+/*
+ * encryption and key: the values (keyring:NAME, and tpm exactly as the
+ * module takes it), and the two together.
+ */
 static void test_encryption_key(void **state)
 {
 	struct conf c = parse("[default]\ntarget = /dev/a\n"
 			      "[laptop]\nencryption = aes-gcm\n"
 			      "key = keyring:lap.top_1-x\n"
 			      "[nokey]\nencryption = chacha20-poly1305\n"
-			      "[bad]\nkey = tpm\n"
+			      "[sealed]\nencryption = aes-gcm\nkey = tpm   \n"
 			      "[bad2]\nkey = tpm:0x81000001\n"
 			      "[bad3]\nkey = keyring:\n"
 			      "[bad4]\nkey = keyring:a/b\n"
 			      "[bad5]\nkey = default\n"
-			      "[bad6]\nencryption = rot13 x\n");
+			      "[bad6]\nencryption = rot13 x\n"
+			      "[bad7]\nkey = TPM\n"
+			      "[bad8]\nkey = tpm x\n"
+			      "[sealed2]\nkey = tpm # the TPM\n");
 	const struct conf_key_info *k = &conf_keys[K_KEY];
 	char norm[256], why[256], err[512], name[80];
 	struct profile p;
@@ -314,13 +320,15 @@ static void test_encryption_key(void **state)
 	assert_string_equal(conf_keys[K_ENCRYPTION].def, "none");
 	assert_string_equal(k->name, "key");
 	assert_null(k->def);
-	assert_true(has_error(&c, "t.conf:9: key 'key': tpm is reserved for a later version", NULL));
-	assert_true(has_error(&c, "t.conf:11: key 'key': tpm is reserved for a later version", NULL));
-	assert_true(has_error(&c, "t.conf:13: key 'key': expected keyring:NAME", NULL));
-	assert_true(has_error(&c, "t.conf:15: key 'key': expected keyring:NAME", NULL));
-	assert_true(has_error(&c, "t.conf:17: key 'key': expected keyring:NAME", NULL));
-	assert_true(has_error(&c, "t.conf:19: key 'encryption': expected a name", NULL));
-	assert_int_equal(c.nerr, 6);
+	assert_true(has_error(&c, "t.conf:12: key 'key': expected keyring:NAME or tpm, got 'tpm:0x81000001'", NULL));
+	assert_true(has_error(&c, "t.conf:14: key 'key': expected keyring:NAME or tpm, NAME 1 to 64 letters", "got 'keyring:'"));
+	assert_true(has_error(&c, "t.conf:16: key 'key': expected keyring:NAME or tpm, NAME 1 to 64 letters", "got 'keyring:a/b'"));
+	assert_true(has_error(&c, "t.conf:18: key 'key': expected keyring:NAME or tpm, got 'default'", NULL));
+	assert_true(has_error(&c, "t.conf:20: key 'encryption': expected a name", NULL));
+	/* The module takes tpm in lower case and alone. */
+	assert_true(has_error(&c, "t.conf:22: key 'key': expected keyring:NAME or tpm, got 'TPM'", NULL));
+	assert_true(has_error(&c, "t.conf:24: key 'key': expected keyring:NAME or tpm, got 'tpm x'", NULL));
+	assert_int_equal(c.nerr, 7);
 
 	/* NAME: 1 to 64 of the module's characters. */
 	memset(name, 'a', sizeof(name));
@@ -348,7 +356,32 @@ static void test_encryption_key(void **state)
 	assert_int_equal(conf_check_value(k, "keyring:9.x", norm,
 					  sizeof(norm), why, sizeof(why)), 0);
 	assert_int_equal(conf_check_value(k, "tpm", norm, sizeof(norm), why,
-					  sizeof(why)), -EOPNOTSUPP);
+					  sizeof(why)), 0);
+	assert_string_equal(norm, "tpm");
+	/* --set does not trim: only the exact word. */
+	assert_int_equal(conf_check_value(k, "tpm:", norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_string_equal(why, "expected keyring:NAME or tpm, got 'tpm:'");
+	assert_int_equal(conf_check_value(k, "tpm ", norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_int_equal(conf_check_value(k, " tpm", norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_int_equal(conf_check_value(k, "Tpm", norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_int_equal(conf_check_value(k, "tpm2", norm, sizeof(norm), why,
+					  sizeof(why)), -EINVAL);
+	assert_int_equal(conf_check_value(k, "keyring:tpm", norm,
+					  sizeof(norm), why, sizeof(why)), 0);
+
+	/* tpm, its trailing blanks and comment gone, is a key for encryption. */
+	assert_int_equal(conf_resolve(&c, "sealed", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_KEY].value, "tpm");
+	assert_int_equal(p.v[K_KEY].line, 10);
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
+	profile_free(&p);
+	assert_int_equal(conf_resolve(&c, "sealed2", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_KEY].value, "tpm");
+	profile_free(&p);
 
 	/* Encryption with its key, without, and a key given by --set. */
 	assert_int_equal(conf_resolve(&c, "laptop", &p, err, sizeof(err)), 0);
@@ -361,17 +394,22 @@ static void test_encryption_key(void **state)
 	assert_int_equal(profile_override(&p, "encryption=aes-gcm", err,
 					  sizeof(err)), 0);
 	assert_int_equal(profile_check_key(&p, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "command line: profile default: encryption aes-gcm needs key = keyring:NAME (create one with hibernate --setup-key)");
+	assert_string_equal(err, "command line: profile default: encryption aes-gcm needs key = keyring:NAME (create one with hibernate --setup-key) or key = tpm");
 	assert_int_equal(profile_override(&p, "key=keyring:default", err,
 					  sizeof(err)), 0);
 	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
-	assert_int_not_equal(profile_override(&p, "key=tpm", err,
+	assert_int_equal(profile_override(&p, "key=tpm", err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_KEY].value, "tpm");
+	assert_int_equal(profile_check_key(&p, err, sizeof(err)), 0);
+	assert_int_not_equal(profile_override(&p, "key=tpm:0x81000001", err,
 					      sizeof(err)), 0);
-	assert_non_null(strstr(err, "tpm is reserved for a later version"));
+	assert_string_equal(err, "--set: key 'key': expected keyring:NAME or tpm, got 'tpm:0x81000001'");
+	/* The refused --set left the earlier value. */
+	assert_string_equal(p.v[K_KEY].value, "tpm");
 	profile_free(&p);
 	assert_int_equal(conf_resolve(&c, "nokey", &p, err, sizeof(err)), 0);
 	assert_int_equal(profile_check_key(&p, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "t.conf:7: profile nokey: encryption chacha20-poly1305 needs key = keyring:NAME"));
+	assert_string_equal(err, "t.conf:7: profile nokey: encryption chacha20-poly1305 needs key = keyring:NAME (create one with hibernate --setup-key) or key = tpm");
 	profile_free(&p);
 	conf_free(&c);
 }

@@ -48,6 +48,8 @@ SAME_OFF(crypt.eph_pub, IMGHDR_OFF_EPH_PUB);
 SAME_OFF(crypt.wrapped_key, IMGHDR_OFF_WRAPPED);
 _Static_assert(sizeof(struct s2_image_header) == IMGHDR_SIZE, "size");
 _Static_assert(S2_ENC_NONE == IMGHDR_ENC_NONE, "none");
+_Static_assert(S2_KEY_X25519 == WRAP_SCHEME_X25519, "key_scheme x25519");
+_Static_assert(S2_KEY_TPM == WRAP_SCHEME_TPM, "key_scheme tpm");
 
 #define VECTOR "tests/vectors/wrap-v1.txt"
 
@@ -690,6 +692,16 @@ static void test_vector(void **state)
 	hdr[IMGHDR_OFF_ENCRYPTION] = 0;
 	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EINVAL);
 	hdr[IMGHDR_OFF_ENCRYPTION] = enc[0];
+	/*
+	 * A key sealed to the TPM (the module's to unseal), or a scheme
+	 * this version does not know, however large: nothing is unwrapped.
+	 */
+	hdr[IMGHDR_OFF_KEY_SCHEME] = WRAP_SCHEME_TPM;
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EINVAL);
+	memset(hdr + IMGHDR_OFF_KEY_SCHEME, 0xff, 4);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EINVAL);
+	memcpy(hdr + IMGHDR_OFF_KEY_SCHEME, scheme, 4);
+	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), 0);
 	hdr[IMGHDR_OFF_VERSION] = 1;
 	assert_int_equal(keyfile_unwrap(hdr, secret, auth, out), -EPROTO);
 	hdr[IMGHDR_OFF_VERSION] = IMGHDR_VERSION;
