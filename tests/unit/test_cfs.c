@@ -393,6 +393,76 @@ static void test_caps_tpm(void **state)
 	assert_false(caps_key_tpm(&c));
 }
 
+/*
+ * A capabilities line longer than its field is ignored, not cut short:
+ * 250 x's and "tpmfoo" must not read as offering tpm.  A file that fills
+ * the read buffer loses its last, partial line, not a word of it.
+ */
+static void test_caps_long_line(void **state)
+{
+	char text[600], buf[64];
+	struct caps c;
+
+	(void)state;
+	snprintf(text, sizeof(text), "keys: %0250d tpmfoo\ntpm: 2.0\n", 0);
+	memset(text + 6, 'x', 250);
+	caps_parse(&c, text);
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.keys, "keyring");
+	assert_string_equal(c.tpm, "2.0");
+	/* The longest line that fits is read whole. */
+	snprintf(text, sizeof(text), "keys: %0248d tpm\n", 0);
+	memset(text + 6, 'x', 248);
+	caps_parse(&c, text);
+	assert_true(caps_key_tpm(&c));
+	/*
+	 * A buffer filled by the read: "keys: keyring tpmfoo" cut after
+	 * "tpm" by its end; that line goes, the whole ones stay.
+	 */
+	snprintf(buf, sizeof(buf), "tpm: 2.0\nactions: %0*d\nkeys: keyring tpm",
+		 (int)(sizeof(buf) - 1 - 36), 0);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	caps_drop_partial(buf, sizeof(buf));
+	assert_null(strstr(buf, "keys:"));
+	caps_parse(&c, buf);
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "2.0");
+	/* Not filled: every line kept. */
+	snprintf(buf, sizeof(buf), "tpm: 2.0\nkeys: keyring tpm");
+	caps_drop_partial(buf, sizeof(buf));
+	assert_string_equal(buf, "tpm: 2.0\nkeys: keyring tpm");
+}
+
+/*
+ * --status: the last results say "key sealed to the TPM" when the
+ * profile they name has key = tpm, as the report after a cycle does.
+ */
+static void test_status_tpm(void **state)
+{
+	char *d = fake_tree(true), *text = NULL;
+	struct status s;
+	struct cfs fs;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	fill_results(d);
+	put_file(d, "results/encryption", "aes-gcm\n");
+	put_file(d, "profiles/p/key", "tpm\n");
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(status_read(&fs, &s), 0);
+	assert_true(s.res.key_tpm);
+	out = open_memstream(&text, &len);
+	status_text(out, &s);
+	fclose(out);
+	assert_non_null(strstr(text, "aes-gcm, key sealed to the TPM\n"));
+	free(text);
+	put_file(d, "profiles/p/key", "keyring:t\n");
+	assert_int_equal(status_read(&fs, &s), 0);
+	assert_false(s.res.key_tpm);
+	rm_tree(d);
+}
+
 /* The encryption line names a key sealed to the TPM; JSON is as it was. */
 static void test_report_tpm(void **state)
 {
@@ -456,6 +526,8 @@ int main(void)
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_caps_tpm),
 		cmocka_unit_test(test_report_tpm),
+		cmocka_unit_test(test_caps_long_line),
+		cmocka_unit_test(test_status_tpm),
 	};
 
 	hib_verbosity = -1;
