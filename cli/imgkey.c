@@ -536,6 +536,14 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		return 0;	/* no image, or the module says what is wrong */
 	if (h.w.encryption == IMGHDR_ENC_NONE)
 		return 0;
+	/* An encryption this hibernate does not know: as an unknown scheme. */
+	if (!imghdr_encryption_known(h.w.encryption)) {
+		hib_err("image on %s is encrypted with encryption %u, which this hibernate does not know: not asking for a passphrase; the image is left as it is",
+			r->target, (unsigned int)h.w.encryption);
+		note(r, "check: image on %s: unknown encryption %u: FAILED",
+		     r->target, (unsigned int)h.w.encryption);
+		return HIB_EXIT_LOCKED;
+	}
 	if (h.w.key_scheme == WRAP_SCHEME_TPM)
 		return tpm_image(r, &h);
 	/* Anything but the two schemes: no passphrase can help. */

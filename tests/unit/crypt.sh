@@ -524,6 +524,21 @@ for scheme in 3 4294967295 0; do
 	resume_tree
 	expect_rc "--resume --dry-run, key scheme $scheme: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 done
+# Key scheme 2 with an encryption this version does not know: as an
+# unknown scheme, never handed to the kernel.
+make_image 0000000000000000 2 99
+cp "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume, scheme 2, encryption 99: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "encryption 99: said" grep -qx \
+	"hibernate: image on $T/full is encrypted with encryption 99, which this hibernate does not know: not asking for a passphrase; the image is left as it is" "$T/err"
+check "encryption 99: not said to be sealed to the TPM" test "$(grep -c TPM "$T/err")" = 0
+check "encryption 99: resume not written" test ! -s "$CFS/action"
+check "encryption 99: no prompt" test ! -e "$T/asked"
+check "encryption 99: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume --dry-run, scheme 2, encryption 99: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "encryption 99, dry run: resume not planned" test "$(grep -c "action = resume" "$T/out")" = 0
 # An unencrypted image says key_scheme 2 in vain: nothing to unseal.
 make_image 0000000000000000 2 0
 resume_tree
