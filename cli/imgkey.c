@@ -555,6 +555,20 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		     r->target, (unsigned int)h.w.key_scheme);
 		return HIB_EXIT_LOCKED;
 	}
+	/*
+	 * key = tpm names no key file: the default key or one found by its
+	 * id would be a guess, and a prompt at resume a surprise.  The user
+	 * says which key with --set.
+	 */
+	if (profile_tpm(&r->prof)) {
+		keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);
+		hib_err("image on %s is encrypted (%s) with a keyring key (scheme 1, key id %s), but profile %s has key = tpm: not asking for a passphrase; to resume it, run hibernate --resume --set key=keyring:NAME; the image is left as it is",
+			r->target, imghdr_encryption_name(h.w.encryption),
+			want, r->prof.name);
+		note(r, "check: image on %s: keyring key, profile key = tpm: FAILED",
+		     r->target);
+		return HIB_EXIT_LOCKED;
+	}
 	if (!name)
 		name = KEYFILE_DEFAULT_NAME;
 	keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);

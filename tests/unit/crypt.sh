@@ -539,6 +539,35 @@ check "encryption 99: image untouched" cmp -s "$T/img" "$T/img.orig"
 resume_tree
 expect_rc "--resume --dry-run, scheme 2, encryption 99: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 check "encryption 99, dry run: resume not planned" test "$(grep -c "action = resume" "$T/out")" = 0
+# A profile of key = tpm and an image of a keyring key (scheme 1): no key
+# file is guessed and no passphrase asked for; --set names the key.  An
+# askpass that fails the test if called, and strace, when there is one,
+# shows the key directory never opened.
+make_image "$id" 1
+cp "$T/img" "$T/img.orig"
+printf '#!/bin/sh\necho "$1" >>%s/asked\nexit 1\n' "$T" >"$T/lib/cryptsetup/askpass"
+conf "encryption = aes-gcm" "key = tpm"
+resume_tree
+expect_rc "--resume, key = tpm, a keyring image: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "key = tpm, keyring image: said, with the way out" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with a keyring key (scheme 1, key id $id), but profile p has key = tpm: not asking for a passphrase; to resume it, run hibernate --resume --set key=keyring:NAME; the image is left as it is" "$T/err"
+check "key = tpm, keyring image: askpass never run" test ! -e "$T/asked"
+check "key = tpm, keyring image: no passphrase asked for" test "$(grep -ci 'wrong passphrase\|passphrase of' "$T/err")" = 0
+check "key = tpm, keyring image: no key file named" test "$(grep -c "$T/keys" "$T/err")" = 0
+check "key = tpm, keyring image: resume not written" test ! -s "$CFS/action"
+check "key = tpm, keyring image: image untouched" cmp -s "$T/img" "$T/img.orig"
+if command -v strace >/dev/null; then
+	resume_tree
+	strace -f -e trace=file -o "$T/strace" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f >/dev/null 2>&1
+	check "key = tpm, keyring image: strace saw the image read" grep -q "$T/img" "$T/strace"
+	check "key = tpm, keyring image: the key directory never looked at" test "$(grep -c "$T/keys" "$T/strace")" = 0
+fi
+resume_tree
+expect_rc "--resume --dry-run, key = tpm, a keyring image: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "key = tpm, keyring image, dry run: FAILED noted" grep -qx \
+	"# check: image on $T/full: keyring key, profile key = tpm: FAILED" "$T/out"
+check "key = tpm, keyring image, dry run: askpass never run" test ! -e "$T/asked"
+conf "encryption = aes-gcm" "key = keyring:t"
 # An unencrypted image says key_scheme 2 in vain: nothing to unseal.
 make_image 0000000000000000 2 0
 resume_tree
