@@ -502,6 +502,16 @@ static int tpm_image(struct run *r, const struct img_header *h)
 		     r->target);
 		return HIB_EXIT_LOCKED;
 	}
+	/*
+	 * A dry run before the module is loaded knows only the built-in
+	 * list: as for a cycle's key = tpm, the real run's check is said.
+	 */
+	if (!r->caps.from_module && r->ctl->dry_run &&
+	    !cfs_exists(&r->cfs, NULL)) {
+		note(r, "check: image on %s is encrypted (%s) with its key sealed to the TPM: the module is not loaded yet; the real run leaves the image as it is (exit %d) unless its capabilities offer keys: tpm",
+		     r->target, enc, HIB_EXIT_LOCKED);
+		return 0;
+	}
 	note(r, "check: image on %s is encrypted (%s) with its key sealed to the TPM: no passphrase, the module unseals it",
 	     r->target, enc);
 	if (!r->ctl->dry_run)

@@ -17,6 +17,7 @@
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
 #include "../../cli/report.h"
+#include "../../cli/run.h"
 #include "../../kernel/suspend2/names.h"
 #include "test_util.h"
 
@@ -463,6 +464,57 @@ static void test_status_tpm(void **state)
 	rm_tree(d);
 }
 
+/*
+ * --resume --dry-run before the module is loaded (no configfs, the
+ * built-in capabilities): an image sealed to the TPM is not said to be
+ * unsealed by the module, only what the real run checks, exit 8 unless
+ * its capabilities offer keys: tpm.
+ */
+static void test_dry_tpm_image_unloaded(void **state)
+{
+	char *d = tmp_tree(), loc[PATH_MAX], missing[PATH_MAX], *plan = NULL;
+	uint8_t page[8192] = { 0 };
+	struct hib_ctl ctl = { 0 };
+	struct run r = { 0 };
+	int32_t serial = -1;
+	uint32_t v;
+	uint64_t one = 1;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memcpy(page + 4096 - 36, &one, sizeof(one));
+	memcpy(page + 4096 - 10, "S2SUSPEND", 10);
+	memcpy(page + 4096, "SUSPEND2", 8);
+	v = 2;
+	memcpy(page + 4096 + 8, &v, sizeof(v));
+	memcpy(page + 4096 + 24, "6.12.118", 8);
+	v = 1;		/* aes-gcm */
+	memcpy(page + 4096 + 354, &v, sizeof(v));
+	v = 2;		/* key scheme: tpm */
+	memcpy(page + 4096 + 358, &v, sizeof(v));
+	snprintf(loc, sizeof(loc), "%s/img", d);
+	f = fopen(loc, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(page, 1, sizeof(page), f), sizeof(page));
+	fclose(f);
+	snprintf(loc, sizeof(loc), "%s/img:0", d);
+	snprintf(missing, sizeof(missing), "%s/no-configfs", d);
+	ctl.dry_run = true;
+	r.ctl = &ctl;
+	r.plan = open_memstream(&plan, &len);
+	cfs_init(&r.cfs, missing, true, r.plan);
+	caps_builtin(&r.caps);
+	snprintf(r.target, sizeof(r.target), "%s", loc);
+	assert_int_equal(unlock_image(&r, loc, &serial), 0);
+	assert_int_equal(serial, 0);
+	fclose(r.plan);
+	assert_non_null(strstr(plan, "with its key sealed to the TPM: the module is not loaded yet; the real run leaves the image as it is (exit 8) unless its capabilities offer keys: tpm\n"));
+	assert_null(strstr(plan, "the module unseals it"));
+	free(plan);
+	rm_tree(d);
+}
+
 /* The encryption line names a key sealed to the TPM; JSON is as it was. */
 static void test_report_tpm(void **state)
 {
@@ -528,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_report_tpm),
 		cmocka_unit_test(test_caps_long_line),
 		cmocka_unit_test(test_status_tpm),
+		cmocka_unit_test(test_dry_tpm_image_unloaded),
 	};
 
 	hib_verbosity = -1;
