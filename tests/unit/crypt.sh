@@ -107,6 +107,10 @@ run_both "key = tpm, keys: keyring tpm2 is not tpm" 3 --test -f
 check "tpm2 is no tpm: capabilities quoted" grep -q "capabilities says: keys: keyring tpm2, tpm: 2.0; nothing was frozen" "$T/real.err"
 CAPS_KEYS='tpm: 2.0'
 run_both "key = tpm, an older module with no keys line" 3 --test -f
+CAPS_KEYS='keys: keyring\ntpm: 1.2'
+run_both "key = tpm, a TPM 1.2" 3 --test -f
+check "TPM 1.2: refused, the tpm line quoted" grep -qx \
+	"hibernate: $T/c.conf:6: profile p: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; capabilities says: keys: keyring, tpm: 1.2; nothing was frozen" "$T/real.err"
 CAPS_KEYS=NOFILE
 run_both "key = tpm, no capabilities file" 3 --test -f
 check "no capabilities: said" grep -q "key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; cannot read $CFS/capabilities; nothing was frozen" "$T/real.err"
@@ -507,6 +511,21 @@ check "TPM 2.0 without keys: tpm: no driver hint" grep -q \
 	"but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 2.0; the image is left as it is$" "$T/err"
 resume_tree
 expect_rc "--resume --dry-run of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+# No tpm line at all (a module that does not say): the driver hint too.
+CAPS_KEYS='keys: keyring'
+resume_tree
+expect_rc "--resume of a TPM image, no tpm line: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "no tpm line at resume: the driver hint" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: (not said) (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+check "no tpm line at resume: resume not written" test ! -s "$CFS/action"
+# A TPM 1.2: seen, so no driver hint; the tpm line says why.
+CAPS_KEYS='keys: keyring\ntpm: 1.2'
+resume_tree
+expect_rc "--resume of a TPM image, a TPM 1.2: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "TPM 1.2 at resume: said, no driver hint" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 1.2; the image is left as it is" "$T/err"
+check "TPM 1.2 at resume: resume not written" test ! -s "$CFS/action"
+check "TPM 1.2 at resume: no prompt" test ! -e "$T/asked"
 CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
 # A key scheme this version does not know, or none with encryption set:
 # refused as such, never taken for tpm, never a prompt.
