@@ -265,6 +265,12 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		}
 		break;
 	case T_KEYSPEC:
+		/* Not echoed: the value would reach the terminal raw. */
+		if (has_control(val)) {
+			snprintf(why, whylen,
+				 "expected keyring:NAME or tpm, got control characters");
+			return -EINVAL;
+		}
 		/* The module takes the word tpm exactly, nothing after it. */
 		if (!strcmp(val, CONF_KEY_TPM))
 			break;

@@ -362,6 +362,15 @@ static void test_encryption_key(void **state)
 	assert_int_equal(conf_check_value(k, "tpm:", norm, sizeof(norm), why,
 					  sizeof(why)), -EINVAL);
 	assert_string_equal(why, "expected keyring:NAME or tpm, got 'tpm:'");
+	/* Control characters are said, not echoed to the terminal. */
+	assert_int_equal(conf_check_value(k, "tpm\033[31mX", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "expected keyring:NAME or tpm, got control characters");
+	assert_int_equal(conf_check_value(k, "keyring:t\r", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "expected keyring:NAME or tpm, got control characters");
 	assert_int_equal(conf_check_value(k, "tpm ", norm, sizeof(norm), why,
 					  sizeof(why)), -EINVAL);
 	assert_int_equal(conf_check_value(k, " tpm", norm, sizeof(norm), why,
