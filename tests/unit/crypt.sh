@@ -7,9 +7,11 @@
 # --resume of an encrypted image that does not unlock leaves it alone
 # (exit 8), a signal at a prompt leaves the terminal's echo on (on a
 # pseudo-terminal, tests/unit/ttysig.py), and the initramfs hooks never
-# copy the authentication key.  key = tpm: no key file, no keyring key, no
-# passphrase, only a module whose capabilities offer it; an image of a
-# key scheme this version does not know is left alone without a prompt.
+# copy the authentication key and add the TPM 2.0 drivers.  key = tpm:
+# no key file, no keyring key, no passphrase, only a module whose
+# capabilities offer it; an image of a key scheme or an encryption this
+# version does not know is left alone without a prompt, and so is an
+# image of a keyring key with a profile of key = tpm.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -619,10 +621,11 @@ check "hooks: no glob of the key directory but *.pub and *.sec" test -z "$(grep 
 check "hooks: *.auth named nowhere as a file to copy" test -z "$(grep -n '\.auth' \
 	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')"
 mkdir -p "$T/ir/dest" "$T/ir/bin"
-cat >"$T/ir/hook-functions" <<'EOF2'
+cat >"$T/ir/hook-functions" <<EOF2
 copy_exec() { :; }
-manual_add_modules() { :; }
-modinfo() { return 0; }
+manual_add_modules() { echo "\$@" >>"$T/ir/added"; }
+# tpm_crb built in (or missing) on this kernel: modinfo -k V NAME fails.
+modinfo() { [ "\$3" != tpm_crb ]; }
 EOF2
 sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
 	-e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
@@ -631,17 +634,29 @@ sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
 DESTDIR=$T/ir/dest version=0 sh "$T/ir/hook" >/dev/null 2>&1
 check "initramfs-tools hook: t.pub and t.sec copied" test -s "$T/ir/dest$T/keys/t.pub" -a -s "$T/ir/dest$T/keys/t.sec"
 check "initramfs-tools hook: no .auth copied" test -z "$(find "$T/ir/dest" -name '*.auth')"
+# The TPM 2.0 drivers for an image sealed to the TPM, whatever the
+# profiles say; what this kernel lacks as a module is skipped.
+for m in tpm tpm_tis_core tpm_tis tpm_tis_spi; do
+	check "initramfs-tools hook: TPM driver $m added" grep -qx "$m" "$T/ir/added"
+done
+check "initramfs-tools hook: a TPM driver modinfo does not find is skipped" test "$(grep -cx tpm_crb "$T/ir/added")" = 0
+check "initramfs-tools hook: suspend2 still added" grep -qx suspend2 "$T/ir/added"
 mkdir -p "$T/ir/initdir"
 cat >"$T/ir/dracut-install" <<EOF2
 inst_binary() { :; }
 inst_hook() { :; }
 inst_simple() { mkdir -p "$T/ir/initdir\$(dirname "\$1")" && cp -p "\$1" "$T/ir/initdir\$1"; }
+instmods() { printf '%s\n' "\$@" >>"$T/ir/instmods"; }
 initdir=$T/ir/initdir
 moddir=$TOP/etc/dracut/90suspend2
 EOF2
 sed -e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
 	-e "s|/etc/default/suspend2|$T/ir/nodefault|" \
 	"$TOP/etc/dracut/90suspend2/module-setup.sh" >"$T/ir/module-setup.sh"
-(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install) >/dev/null 2>&1
+(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install && installkernel) >/dev/null 2>&1
 check "dracut module: t.pub and t.sec installed" test -s "$T/ir/initdir$T/keys/t.pub" -a -s "$T/ir/initdir$T/keys/t.sec"
 check "dracut module: no .auth installed" test -z "$(find "$T/ir/initdir" -name '*.auth')"
+for m in tpm tpm_tis_core tpm_tis tpm_crb tpm_tis_spi; do
+	check "dracut module: TPM driver $m installed" grep -qx "$m" "$T/ir/instmods"
+done
+check "dracut module: suspend2 still installed" grep -qx suspend2 "$T/ir/instmods"
