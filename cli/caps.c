@@ -58,18 +58,38 @@ void caps_parse(struct caps *c, const char *text)
 			size_t klen = strlen(map[i].key);
 			char *dst = (char *)c + map[i].off;
 			char tmp[256];
+			size_t vlen = len - klen - 1;
 
 			if ((size_t)(colon - p) != klen ||
 			    strncmp(p, map[i].key, klen))
 				continue;
-			snprintf(tmp, sizeof(tmp), "%.*s",
-				 (int)(len - klen - 1), colon + 1);
+			/*
+			 * A line that does not fit is ignored: cut short,
+			 * "tpmfoo" would read as the word tpm.
+			 */
+			if (vlen >= sizeof(tmp))
+				continue;
+			snprintf(tmp, sizeof(tmp), "%.*s", (int)vlen,
+				 colon + 1);
 			snprintf(dst, 256, "%s", str_trim(tmp));
 		}
 		p += len;
 		if (*p == '\n')
 			p++;
 	}
+}
+
+void caps_drop_partial(char *buf, size_t size)
+{
+	char *nl;
+
+	if (strlen(buf) + 1 < size)
+		return;
+	nl = strrchr(buf, '\n');
+	if (nl)
+		*nl = '\0';
+	else
+		buf[0] = '\0';
 }
 
 /*

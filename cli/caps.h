@@ -19,6 +19,13 @@ struct caps {
 
 void caps_builtin(struct caps *c);
 void caps_parse(struct caps *c, const char *text);
+/*
+ * A capabilities file read into buf (size bytes) that filled it may end
+ * in part of a line: that part is dropped, as a line that does not fit.
+ */
+void caps_drop_partial(char *buf, size_t size);
+/* Room for a whole configfs attribute (a page), and its NUL. */
+#define CAPS_FILE_MAX	(4096 + 1)
 const char *caps_list_for_key(const struct caps *c, int key);
 /* The module said it seals image keys to the TPM (keys: ... tpm). */
 bool caps_key_tpm(const struct caps *c);

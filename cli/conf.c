@@ -5,6 +5,7 @@
  * what the parser (ini.c) built.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,15 @@ static bool has_control(const char *s)
 	return false;
 }
 
+/* A value for a message: quoted, or said to hold control characters. */
+static const char *got_text(const char *val, char *buf, size_t len)
+{
+	if (has_control(val))
+		return "control characters";
+	snprintf(buf, len, "'%.*s'", (int)(len - 3), val);
+	return buf;
+}
+
 static void choices_text(const char *list, char *buf, size_t len)
 {
 	char tmp[256], *w, *save = NULL;
@@ -155,7 +165,7 @@ static bool tag_location(const char *val)
 int conf_check_value(const struct conf_key_info *k, const char *val,
 		     char *norm, size_t normlen, char *why, size_t whylen)
 {
-	char list[256];
+	char list[256], q[PATH_MAX + 3];
 	uint64_t v;
 	int r;
 
@@ -168,16 +178,16 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		if (!str_is_word(val) || strlen(val) > 32) {
 			choices_text(k->choices, list, sizeof(list));
 			snprintf(why, whylen,
-				 "expected a name such as %s, got '%s'",
-				 list, val);
+				 "expected a name such as %s, got %s",
+				 list, got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
 	case T_CHOICE:
 		if (!word_in_list(val, k->choices)) {
 			choices_text(k->choices, list, sizeof(list));
-			snprintf(why, whylen, "expected one of %s, got '%s'",
-				 list, val);
+			snprintf(why, whylen, "expected one of %s, got %s",
+				 list, got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
@@ -199,8 +209,9 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		}
 		if (val[0] != '/' || strlen(val) > k->max) {
 			snprintf(why, whylen,
-				 "expected an absolute path of at most %llu bytes or UUID=, LABEL=, PARTUUID=, PARTLABEL=, got '%s'",
-				 (unsigned long long)k->max, val);
+				 "expected an absolute path of at most %llu bytes or UUID=, LABEL=, PARTUUID=, PARTLABEL=, got %s",
+				 (unsigned long long)k->max,
+				 got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
@@ -209,17 +220,19 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		r = k->type == T_SIZE ? parse_size(val, &v) :
 					parse_u64(val, &v);
 		if (r == -EINVAL) {
-			snprintf(why, whylen, "expected %s, got '%s'",
+			snprintf(why, whylen, "expected %s, got %s",
 				 k->type == T_SIZE ?
 				 "a size in bytes (suffix K, M, G or T allowed)" :
-				 "a decimal number", val);
+				 "a decimal number",
+				 got_text(val, q, sizeof(q)));
 			return r;
 		}
 		if (r || v < k->min || v > k->max) {
 			snprintf(why, whylen,
-				 "expected a value from %llu to %llu, got '%s'",
+				 "expected a value from %llu to %llu, got %s",
 				 (unsigned long long)k->min,
-				 (unsigned long long)k->max, val);
+				 (unsigned long long)k->max,
+				 got_text(val, q, sizeof(q)));
 			return -ERANGE;
 		}
 		snprintf(norm, normlen, "%llu", (unsigned long long)v);
@@ -237,13 +250,14 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 			snprintf(norm, normlen, k->type == T_FLAG ? "0" : "no");
 			return 0;
 		}
-		snprintf(why, whylen, "expected 'yes' or 'no', got '%s'", val);
+		snprintf(why, whylen, "expected 'yes' or 'no', got %s",
+			 got_text(val, q, sizeof(q)));
 		return -EINVAL;
 	case T_NAME:
 		if (!conf_valid_name(val)) {
 			snprintf(why, whylen,
-				 "expected a profile name (letters, digits, '_', '.', '-'; at most %d), got '%s'",
-				 CONF_NAME_MAX, val);
+				 "expected a profile name (letters, digits, '_', '.', '-'; at most %d), got %s",
+				 CONF_NAME_MAX, got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
@@ -259,33 +273,40 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		    (check_location(val, list, sizeof(list), &v) &&
 		     !tag_location(val))) {
 			snprintf(why, whylen,
-				 "expected DEVICE:PAGE, a device (an absolute path, or UUID=, PARTUUID=, LABEL=, PARTLABEL=) and a page number as hibernate prints it (e.g. UUID=0a1b2c3d-0000-4000-8000-000000000000:34816), got '%s'",
-				 val);
+				 "expected DEVICE:PAGE, a device (an absolute path, or UUID=, PARTUUID=, LABEL=, PARTLABEL=) and a page number as hibernate prints it (e.g. UUID=0a1b2c3d-0000-4000-8000-000000000000:34816), got %s",
+				 got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
 	case T_KEYSPEC:
+		/* Not echoed: the value would reach the terminal raw. */
+		if (has_control(val)) {
+			snprintf(why, whylen,
+				 "expected keyring:NAME or tpm, got control characters");
+			return -EINVAL;
+		}
 		/* The module takes the word tpm exactly, nothing after it. */
 		if (!strcmp(val, CONF_KEY_TPM))
 			break;
 		if (strncmp(val, CONF_KEYRING_PREFIX,
 			    strlen(CONF_KEYRING_PREFIX))) {
 			snprintf(why, whylen,
-				 "expected keyring:NAME or tpm, got '%s'", val);
+				 "expected keyring:NAME or tpm, got %s",
+				 got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		if (!conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {
 			snprintf(why, whylen,
-				 "expected keyring:NAME or tpm, NAME 1 to %d letters, digits, '.', '_', '-', starting with a letter or digit, got '%s'",
-				 CONF_KEYNAME_MAX, val);
+				 "expected keyring:NAME or tpm, NAME 1 to %d letters, digits, '.', '_', '-', starting with a letter or digit, got %s",
+				 CONF_KEYNAME_MAX, got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;
 	case T_MODULE:
 		if (val[0] == '/' ? has_control(val) : !conf_valid_name(val)) {
 			snprintf(why, whylen,
-				 "expected a module name or the absolute path of a .ko file, got '%s'",
-				 val);
+				 "expected a module name or the absolute path of a .ko file, got %s",
+				 got_text(val, q, sizeof(q)));
 			return -EINVAL;
 		}
 		break;

@@ -44,3 +44,10 @@ const char *imghdr_encryption_name(uint32_t enc)
 
 	return enc < ARRAY_SIZE(names) ? names[enc] : "unknown";
 }
+
+bool imghdr_encryption_known(uint32_t enc)
+{
+	static const char *const names[] = { S2_ENCRYPTION_NAMES(ENC_NAME) };
+
+	return enc < ARRAY_SIZE(names);
+}

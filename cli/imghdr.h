@@ -8,6 +8,7 @@
 #ifndef HIB_IMGHDR_H
 #define HIB_IMGHDR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,5 +52,7 @@ int imghdr_parse(const uint8_t *buf, size_t len, struct img_header *h);
 int imghdr_read(const char *loc, uint8_t *buf);
 /* The name of an encryption value, "unknown" past the list. */
 const char *imghdr_encryption_name(uint32_t enc);
+/* enc is one of the encryption values this hibernate knows. */
+bool imghdr_encryption_known(uint32_t enc);
 
 #endif

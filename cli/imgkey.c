@@ -502,6 +502,16 @@ static int tpm_image(struct run *r, const struct img_header *h)
 		     r->target);
 		return HIB_EXIT_LOCKED;
 	}
+	/*
+	 * A dry run before the module is loaded knows only the built-in
+	 * list: as for a cycle's key = tpm, the real run's check is said.
+	 */
+	if (!r->caps.from_module && r->ctl->dry_run &&
+	    !cfs_exists(&r->cfs, NULL)) {
+		note(r, "check: image on %s is encrypted (%s) with its key sealed to the TPM: the module is not loaded yet; the real run leaves the image as it is (exit %d) unless its capabilities offer keys: tpm",
+		     r->target, enc, HIB_EXIT_LOCKED);
+		return 0;
+	}
 	note(r, "check: image on %s is encrypted (%s) with its key sealed to the TPM: no passphrase, the module unseals it",
 	     r->target, enc);
 	if (!r->ctl->dry_run)
@@ -536,6 +546,14 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 		return 0;	/* no image, or the module says what is wrong */
 	if (h.w.encryption == IMGHDR_ENC_NONE)
 		return 0;
+	/* An encryption this hibernate does not know: as an unknown scheme. */
+	if (!imghdr_encryption_known(h.w.encryption)) {
+		hib_err("image on %s is encrypted with encryption %u, which this hibernate does not know: not asking for a passphrase; the image is left as it is",
+			r->target, (unsigned int)h.w.encryption);
+		note(r, "check: image on %s: unknown encryption %u: FAILED",
+		     r->target, (unsigned int)h.w.encryption);
+		return HIB_EXIT_LOCKED;
+	}
 	if (h.w.key_scheme == WRAP_SCHEME_TPM)
 		return tpm_image(r, &h);
 	/* Anything but the two schemes: no passphrase can help. */
@@ -545,6 +563,20 @@ int unlock_image(struct run *r, const char *loc, int32_t *key_serial)
 			(unsigned int)h.w.key_scheme);
 		note(r, "check: image on %s: unknown key scheme %u: FAILED",
 		     r->target, (unsigned int)h.w.key_scheme);
+		return HIB_EXIT_LOCKED;
+	}
+	/*
+	 * key = tpm names no key file: the default key or one found by its
+	 * id would be a guess, and a prompt at resume a surprise.  The user
+	 * says which key with --set.
+	 */
+	if (profile_tpm(&r->prof)) {
+		keyfile_hex(h.w.key_id, sizeof(h.w.key_id), want);
+		hib_err("image on %s is encrypted (%s) with a keyring key (scheme 1, key id %s), but profile %s has key = tpm: not asking for a passphrase; to resume it, run hibernate --resume --set key=keyring:NAME; the image is left as it is",
+			r->target, imghdr_encryption_name(h.w.encryption),
+			want, r->prof.name);
+		note(r, "check: image on %s: keyring key, profile key = tpm: FAILED",
+		     r->target);
 		return HIB_EXIT_LOCKED;
 	}
 	if (!name)

@@ -193,13 +193,15 @@ int check_words(struct run *r)
 
 int check_module(struct run *r)
 {
-	char buf[1024];
+	char buf[CAPS_FILE_MAX];
 
 	caps_builtin(&r->caps);
 	if (!cfs_exists(&r->cfs, NULL))
 		return 0;	/* dry run, module not loaded yet */
-	if (!cfs_read(&r->cfs, "capabilities", buf, sizeof(buf)))
+	if (!cfs_read(&r->cfs, "capabilities", buf, sizeof(buf))) {
+		caps_drop_partial(buf, sizeof(buf));
 		caps_parse(&r->caps, buf);
+	}
 	if (!cfs_read(&r->cfs, "state", buf, sizeof(buf)) &&
 	    strcmp(buf, "idle")) {
 		hib_err("busy: a cycle is running (state %s)", buf);

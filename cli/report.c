@@ -335,7 +335,7 @@ void report_json(FILE *out, const struct results *r)
 
 int status_read(const struct cfs *c, struct status *s)
 {
-	char caps[1024];
+	char caps[CAPS_FILE_MAX];
 	int r;
 
 	memset(s, 0, sizeof(*s));
@@ -344,11 +344,20 @@ int status_read(const struct cfs *c, struct status *s)
 		return r;
 	cfs_read(c, "version", s->version, sizeof(s->version));
 	cfs_read(c, "profile", s->profile, sizeof(s->profile));
-	if (!cfs_read(c, "capabilities", caps, sizeof(caps)))
+	if (!cfs_read(c, "capabilities", caps, sizeof(caps))) {
+		caps_drop_partial(caps, sizeof(caps));
 		caps_parse(&s->caps, caps);
-	else
+	} else
 		caps_builtin(&s->caps);
 	results_read(c, &s->res);
+	/* The last cycle's profile says whether its key went to the TPM. */
+	if (*s->res.profile && !strchr(s->res.profile, '/')) {
+		char rel[sizeof(s->res.profile) + 32], key[64];
+
+		snprintf(rel, sizeof(rel), "profiles/%s/key", s->res.profile);
+		if (!cfs_read(c, rel, key, sizeof(key)))
+			s->res.key_tpm = !strcmp(key, CONF_KEY_TPM);
+	}
 	return 0;
 }
 

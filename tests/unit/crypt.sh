@@ -7,9 +7,11 @@
 # --resume of an encrypted image that does not unlock leaves it alone
 # (exit 8), a signal at a prompt leaves the terminal's echo on (on a
 # pseudo-terminal, tests/unit/ttysig.py), and the initramfs hooks never
-# copy the authentication key.  key = tpm: no key file, no keyring key, no
-# passphrase, only a module whose capabilities offer it; an image of a
-# key scheme this version does not know is left alone without a prompt.
+# copy the authentication key and add the TPM 2.0 drivers.  key = tpm:
+# no key file, no keyring key, no passphrase, only a module whose
+# capabilities offer it; an image of a key scheme or an encryption this
+# version does not know is left alone without a prompt, and so is an
+# image of a keyring key with a profile of key = tpm.
 # shellcheck source=tests/unit/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -107,6 +109,10 @@ run_both "key = tpm, keys: keyring tpm2 is not tpm" 3 --test -f
 check "tpm2 is no tpm: capabilities quoted" grep -q "capabilities says: keys: keyring tpm2, tpm: 2.0; nothing was frozen" "$T/real.err"
 CAPS_KEYS='tpm: 2.0'
 run_both "key = tpm, an older module with no keys line" 3 --test -f
+CAPS_KEYS='keys: keyring\ntpm: 1.2'
+run_both "key = tpm, a TPM 1.2" 3 --test -f
+check "TPM 1.2: refused, the tpm line quoted" grep -qx \
+	"hibernate: $T/c.conf:6: profile p: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; capabilities says: keys: keyring, tpm: 1.2; nothing was frozen" "$T/real.err"
 CAPS_KEYS=NOFILE
 run_both "key = tpm, no capabilities file" 3 --test -f
 check "no capabilities: said" grep -q "key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; cannot read $CFS/capabilities; nothing was frozen" "$T/real.err"
@@ -507,6 +513,21 @@ check "TPM 2.0 without keys: tpm: no driver hint" grep -q \
 	"but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 2.0; the image is left as it is$" "$T/err"
 resume_tree
 expect_rc "--resume --dry-run of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+# No tpm line at all (a module that does not say): the driver hint too.
+CAPS_KEYS='keys: keyring'
+resume_tree
+expect_rc "--resume of a TPM image, no tpm line: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "no tpm line at resume: the driver hint" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: (not said) (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+check "no tpm line at resume: resume not written" test ! -s "$CFS/action"
+# A TPM 1.2: seen, so no driver hint; the tpm line says why.
+CAPS_KEYS='keys: keyring\ntpm: 1.2'
+resume_tree
+expect_rc "--resume of a TPM image, a TPM 1.2: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "TPM 1.2 at resume: said, no driver hint" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 1.2; the image is left as it is" "$T/err"
+check "TPM 1.2 at resume: resume not written" test ! -s "$CFS/action"
+check "TPM 1.2 at resume: no prompt" test ! -e "$T/asked"
 CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'
 # A key scheme this version does not know, or none with encryption set:
 # refused as such, never taken for tpm, never a prompt.
@@ -524,6 +545,50 @@ for scheme in 3 4294967295 0; do
 	resume_tree
 	expect_rc "--resume --dry-run, key scheme $scheme: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 done
+# Key scheme 2 with an encryption this version does not know: as an
+# unknown scheme, never handed to the kernel.
+make_image 0000000000000000 2 99
+cp "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume, scheme 2, encryption 99: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "encryption 99: said" grep -qx \
+	"hibernate: image on $T/full is encrypted with encryption 99, which this hibernate does not know: not asking for a passphrase; the image is left as it is" "$T/err"
+check "encryption 99: not said to be sealed to the TPM" test "$(grep -c TPM "$T/err")" = 0
+check "encryption 99: resume not written" test ! -s "$CFS/action"
+check "encryption 99: no prompt" test ! -e "$T/asked"
+check "encryption 99: image untouched" cmp -s "$T/img" "$T/img.orig"
+resume_tree
+expect_rc "--resume --dry-run, scheme 2, encryption 99: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "encryption 99, dry run: resume not planned" test "$(grep -c "action = resume" "$T/out")" = 0
+# A profile of key = tpm and an image of a keyring key (scheme 1): no key
+# file is guessed and no passphrase asked for; --set names the key.  An
+# askpass that fails the test if called, and strace, when there is one,
+# shows the key directory never opened.
+make_image "$id" 1
+cp "$T/img" "$T/img.orig"
+printf '#!/bin/sh\necho "$1" >>%s/asked\nexit 1\n' "$T" >"$T/lib/cryptsetup/askpass"
+conf "encryption = aes-gcm" "key = tpm"
+resume_tree
+expect_rc "--resume, key = tpm, a keyring image: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "key = tpm, keyring image: said, with the way out" grep -qx \
+	"hibernate: image on $T/full is encrypted (aes-gcm) with a keyring key (scheme 1, key id $id), but profile p has key = tpm: not asking for a passphrase; to resume it, run hibernate --resume --set key=keyring:NAME; the image is left as it is" "$T/err"
+check "key = tpm, keyring image: askpass never run" test ! -e "$T/asked"
+check "key = tpm, keyring image: no passphrase asked for" test "$(grep -ci 'wrong passphrase\|passphrase of' "$T/err")" = 0
+check "key = tpm, keyring image: no key file named" test "$(grep -c "$T/keys" "$T/err")" = 0
+check "key = tpm, keyring image: resume not written" test ! -s "$CFS/action"
+check "key = tpm, keyring image: image untouched" cmp -s "$T/img" "$T/img.orig"
+if command -v strace >/dev/null; then
+	resume_tree
+	strace -f -e trace=file -o "$T/strace" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f >/dev/null 2>&1
+	check "key = tpm, keyring image: strace saw the image read" grep -q "$T/img" "$T/strace"
+	check "key = tpm, keyring image: the key directory never looked at" test "$(grep -c "$T/keys" "$T/strace")" = 0
+fi
+resume_tree
+expect_rc "--resume --dry-run, key = tpm, a keyring image: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
+check "key = tpm, keyring image, dry run: FAILED noted" grep -qx \
+	"# check: image on $T/full: keyring key, profile key = tpm: FAILED" "$T/out"
+check "key = tpm, keyring image, dry run: askpass never run" test ! -e "$T/asked"
+conf "encryption = aes-gcm" "key = keyring:t"
 # An unencrypted image says key_scheme 2 in vain: nothing to unseal.
 make_image 0000000000000000 2 0
 resume_tree
@@ -556,10 +621,11 @@ check "hooks: no glob of the key directory but *.pub and *.sec" test -z "$(grep 
 check "hooks: *.auth named nowhere as a file to copy" test -z "$(grep -n '\.auth' \
 	"$TOP/etc/initramfs-tools/hooks/suspend2" "$TOP/etc/dracut/90suspend2/module-setup.sh" | grep -v '^[^:]*:[0-9]*:[[:space:]]*#')"
 mkdir -p "$T/ir/dest" "$T/ir/bin"
-cat >"$T/ir/hook-functions" <<'EOF2'
+cat >"$T/ir/hook-functions" <<EOF2
 copy_exec() { :; }
-manual_add_modules() { :; }
-modinfo() { return 0; }
+manual_add_modules() { echo "\$@" >>"$T/ir/added"; }
+# tpm_crb built in (or missing) on this kernel: modinfo -k V NAME fails.
+modinfo() { [ "\$3" != tpm_crb ]; }
 EOF2
 sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
 	-e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
@@ -568,17 +634,29 @@ sed -e "s|/usr/share/initramfs-tools/hook-functions|$T/ir/hook-functions|" \
 DESTDIR=$T/ir/dest version=0 sh "$T/ir/hook" >/dev/null 2>&1
 check "initramfs-tools hook: t.pub and t.sec copied" test -s "$T/ir/dest$T/keys/t.pub" -a -s "$T/ir/dest$T/keys/t.sec"
 check "initramfs-tools hook: no .auth copied" test -z "$(find "$T/ir/dest" -name '*.auth')"
+# The TPM 2.0 drivers for an image sealed to the TPM, whatever the
+# profiles say; what this kernel lacks as a module is skipped.
+for m in tpm tpm_tis_core tpm_tis tpm_tis_spi; do
+	check "initramfs-tools hook: TPM driver $m added" grep -qx "$m" "$T/ir/added"
+done
+check "initramfs-tools hook: a TPM driver modinfo does not find is skipped" test "$(grep -cx tpm_crb "$T/ir/added")" = 0
+check "initramfs-tools hook: suspend2 still added" grep -qx suspend2 "$T/ir/added"
 mkdir -p "$T/ir/initdir"
 cat >"$T/ir/dracut-install" <<EOF2
 inst_binary() { :; }
 inst_hook() { :; }
 inst_simple() { mkdir -p "$T/ir/initdir\$(dirname "\$1")" && cp -p "\$1" "$T/ir/initdir\$1"; }
+instmods() { printf '%s\n' "\$@" >>"$T/ir/instmods"; }
 initdir=$T/ir/initdir
 moddir=$TOP/etc/dracut/90suspend2
 EOF2
 sed -e "s|/etc/suspend2/keys|$T/keys|g; s|/etc/hibernate.conf|$T/c.conf|g" \
 	-e "s|/etc/default/suspend2|$T/ir/nodefault|" \
 	"$TOP/etc/dracut/90suspend2/module-setup.sh" >"$T/ir/module-setup.sh"
-(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install) >/dev/null 2>&1
+(. "$T/ir/dracut-install" && . "$T/ir/module-setup.sh" && install && installkernel) >/dev/null 2>&1
 check "dracut module: t.pub and t.sec installed" test -s "$T/ir/initdir$T/keys/t.pub" -a -s "$T/ir/initdir$T/keys/t.sec"
 check "dracut module: no .auth installed" test -z "$(find "$T/ir/initdir" -name '*.auth')"
+for m in tpm tpm_tis_core tpm_tis tpm_crb tpm_tis_spi; do
+	check "dracut module: TPM driver $m installed" grep -qx "$m" "$T/ir/instmods"
+done
+check "dracut module: suspend2 still installed" grep -qx suspend2 "$T/ir/instmods"

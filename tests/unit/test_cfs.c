@@ -17,6 +17,7 @@
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
 #include "../../cli/report.h"
+#include "../../cli/run.h"
 #include "../../kernel/suspend2/names.h"
 #include "test_util.h"
 
@@ -393,6 +394,127 @@ static void test_caps_tpm(void **state)
 	assert_false(caps_key_tpm(&c));
 }
 
+/*
+ * A capabilities line longer than its field is ignored, not cut short:
+ * 250 x's and "tpmfoo" must not read as offering tpm.  A file that fills
+ * the read buffer loses its last, partial line, not a word of it.
+ */
+static void test_caps_long_line(void **state)
+{
+	char text[600], buf[64];
+	struct caps c;
+
+	(void)state;
+	snprintf(text, sizeof(text), "keys: %0250d tpmfoo\ntpm: 2.0\n", 0);
+	memset(text + 6, 'x', 250);
+	caps_parse(&c, text);
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.keys, "keyring");
+	assert_string_equal(c.tpm, "2.0");
+	/* The longest line that fits is read whole. */
+	snprintf(text, sizeof(text), "keys: %0248d tpm\n", 0);
+	memset(text + 6, 'x', 248);
+	caps_parse(&c, text);
+	assert_true(caps_key_tpm(&c));
+	/*
+	 * A buffer filled by the read: "keys: keyring tpmfoo" cut after
+	 * "tpm" by its end; that line goes, the whole ones stay.
+	 */
+	snprintf(buf, sizeof(buf), "tpm: 2.0\nactions: %0*d\nkeys: keyring tpm",
+		 (int)(sizeof(buf) - 1 - 36), 0);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+	caps_drop_partial(buf, sizeof(buf));
+	assert_null(strstr(buf, "keys:"));
+	caps_parse(&c, buf);
+	assert_false(caps_key_tpm(&c));
+	assert_string_equal(c.tpm, "2.0");
+	/* Not filled: every line kept. */
+	snprintf(buf, sizeof(buf), "tpm: 2.0\nkeys: keyring tpm");
+	caps_drop_partial(buf, sizeof(buf));
+	assert_string_equal(buf, "tpm: 2.0\nkeys: keyring tpm");
+}
+
+/*
+ * --status: the last results say "key sealed to the TPM" when the
+ * profile they name has key = tpm, as the report after a cycle does.
+ */
+static void test_status_tpm(void **state)
+{
+	char *d = fake_tree(true), *text = NULL;
+	struct status s;
+	struct cfs fs;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	fill_results(d);
+	put_file(d, "results/encryption", "aes-gcm\n");
+	put_file(d, "profiles/p/key", "tpm\n");
+	cfs_init(&fs, d, false, NULL);
+	assert_int_equal(status_read(&fs, &s), 0);
+	assert_true(s.res.key_tpm);
+	out = open_memstream(&text, &len);
+	status_text(out, &s);
+	fclose(out);
+	assert_non_null(strstr(text, "aes-gcm, key sealed to the TPM\n"));
+	free(text);
+	put_file(d, "profiles/p/key", "keyring:t\n");
+	assert_int_equal(status_read(&fs, &s), 0);
+	assert_false(s.res.key_tpm);
+	rm_tree(d);
+}
+
+/*
+ * --resume --dry-run before the module is loaded (no configfs, the
+ * built-in capabilities): an image sealed to the TPM is not said to be
+ * unsealed by the module, only what the real run checks, exit 8 unless
+ * its capabilities offer keys: tpm.
+ */
+static void test_dry_tpm_image_unloaded(void **state)
+{
+	char *d = tmp_tree(), loc[PATH_MAX], missing[PATH_MAX], *plan = NULL;
+	uint8_t page[8192] = { 0 };
+	struct hib_ctl ctl = { 0 };
+	struct run r = { 0 };
+	int32_t serial = -1;
+	uint32_t v;
+	uint64_t one = 1;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memcpy(page + 4096 - 36, &one, sizeof(one));
+	memcpy(page + 4096 - 10, "S2SUSPEND", 10);
+	memcpy(page + 4096, "SUSPEND2", 8);
+	v = 2;
+	memcpy(page + 4096 + 8, &v, sizeof(v));
+	memcpy(page + 4096 + 24, "6.12.118", 8);
+	v = 1;		/* aes-gcm */
+	memcpy(page + 4096 + 354, &v, sizeof(v));
+	v = 2;		/* key scheme: tpm */
+	memcpy(page + 4096 + 358, &v, sizeof(v));
+	snprintf(loc, sizeof(loc), "%s/img", d);
+	f = fopen(loc, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(page, 1, sizeof(page), f), sizeof(page));
+	fclose(f);
+	snprintf(loc, sizeof(loc), "%s/img:0", d);
+	snprintf(missing, sizeof(missing), "%s/no-configfs", d);
+	ctl.dry_run = true;
+	r.ctl = &ctl;
+	r.plan = open_memstream(&plan, &len);
+	cfs_init(&r.cfs, missing, true, r.plan);
+	caps_builtin(&r.caps);
+	snprintf(r.target, sizeof(r.target), "%s", loc);
+	assert_int_equal(unlock_image(&r, loc, &serial), 0);
+	assert_int_equal(serial, 0);
+	fclose(r.plan);
+	assert_non_null(strstr(plan, "with its key sealed to the TPM: the module is not loaded yet; the real run leaves the image as it is (exit 8) unless its capabilities offer keys: tpm\n"));
+	assert_null(strstr(plan, "the module unseals it"));
+	free(plan);
+	rm_tree(d);
+}
+
 /* The encryption line names a key sealed to the TPM; JSON is as it was. */
 static void test_report_tpm(void **state)
 {
@@ -456,6 +578,9 @@ int main(void)
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_caps_tpm),
 		cmocka_unit_test(test_report_tpm),
+		cmocka_unit_test(test_caps_long_line),
+		cmocka_unit_test(test_status_tpm),
+		cmocka_unit_test(test_dry_tpm_image_unloaded),
 	};
 
 	hib_verbosity = -1;

@@ -362,6 +362,36 @@ static void test_encryption_key(void **state)
 	assert_int_equal(conf_check_value(k, "tpm:", norm, sizeof(norm), why,
 					  sizeof(why)), -EINVAL);
 	assert_string_equal(why, "expected keyring:NAME or tpm, got 'tpm:'");
+	/* Control characters are said, not echoed to the terminal: any key. */
+	{
+		static const int keys[] = { K_RESUME_LOCATION, K_MODULE,
+					    K_INHERIT, K_COMPRESSOR };
+		size_t i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			assert_int_equal(conf_check_value(&conf_keys[keys[i]],
+							  "x\033[31mX", norm,
+							  sizeof(norm), why,
+							  sizeof(why)),
+					 -EINVAL);
+			assert_non_null(strstr(why, ", got control characters"));
+			assert_null(strchr(why, '\033'));
+		}
+		/* Without them, the value is quoted as before. */
+		assert_int_equal(conf_check_value(&conf_keys[K_COMPRESSOR],
+						  "x y", norm, sizeof(norm),
+						  why, sizeof(why)), -EINVAL);
+		assert_non_null(strstr(why, ", got 'x y'"));
+	}
+	/* Control characters are said, not echoed to the terminal. */
+	assert_int_equal(conf_check_value(k, "tpm\033[31mX", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "expected keyring:NAME or tpm, got control characters");
+	assert_int_equal(conf_check_value(k, "keyring:t\r", norm,
+					  sizeof(norm), why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "expected keyring:NAME or tpm, got control characters");
 	assert_int_equal(conf_check_value(k, "tpm ", norm, sizeof(norm), why,
 					  sizeof(why)), -EINVAL);
 	assert_int_equal(conf_check_value(k, " tpm", norm, sizeof(norm), why,

@@ -1,9 +1,10 @@
 #!/bin/bash
 # dracut module of suspend2: the hibernate command, the module, the
-# resume settings, the key files of encrypted images (/etc/suspend2/keys)
-# and a pre-mount hook that resumes a suspend2 image before the root
-# filesystem is mounted.  Same settings as the initramfs-tools
-# integration: /etc/hibernate.conf, /etc/default/suspend2.
+# resume settings, the key files of encrypted images (/etc/suspend2/keys),
+# the TPM 2.0 drivers for images sealed to the TPM and a pre-mount hook
+# that resumes a suspend2 image before the root filesystem is mounted.
+# Same settings as the initramfs-tools integration: /etc/hibernate.conf,
+# /etc/default/suspend2.
 
 check() {
 	require_binaries hibernate || return 1
@@ -23,6 +24,11 @@ installkernel() {
 		chacha20poly1305 chacha-x86_64 chacha-generic poly1305-x86_64 \
 		poly1305-generic libcurve25519 libchacha20poly1305 hmac \
 		sha256-generic
+	# The TPM 2.0 drivers, for an image whose key the kernel sealed to
+	# the TPM (key = tpm), whatever hibernate.conf says: --set key=tpm
+	# seals one too and the resume goes by the image's header.  Small,
+	# and loaded only for a TPM that is there; built in: skipped.
+	hostonly='' instmods tpm tpm_tis_core tpm_tis tpm_crb tpm_tis_spi
 }
 
 install() {
