@@ -581,7 +581,7 @@ static int check_word(const struct val *v, const struct words *ws)
 	return one_line(v, &n) && words_has(ws, v->data, n);
 }
 
-/* The key attribute: empty, or keyring:NAME as docs/configfs.md says. */
+/* The key attribute: empty, tpm, or keyring:NAME as docs/configfs.md says. */
 static int check_keyspec(const struct val *v)
 {
 	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -590,7 +590,7 @@ static int check_keyspec(const struct val *v)
 
 	if (!one_line(v, &n))
 		return 0;
-	if (!n)
+	if (!n || (n == 3 && !memcmp(v->data, "tpm", 3)))
 		return 1;
 	if (n <= 8 || n > 8 + 64 || memcmp(v->data, "keyring:", 8) ||
 	    !isalnum((unsigned char)v->data[8]))
@@ -1009,13 +1009,13 @@ static void gen_name(char *s, size_t size)
 	s[n] = '\0';
 }
 
-/* keyring:NAME around its limits, and the reserved tpm. */
+/* keyring:NAME around its limits, and tpm with its near misses. */
 static void gen_keyspec(struct buf *b)
 {
 	static const char *const edge[] = {
 		"keyring:laptop", "keyring:", "keyring:.x", "keyring:-x",
 		"keyring:a/b", "keyring:a b", "tpm", "tpm:0", "keyring",
-		"KEYRING:x", "keyring:9",
+		"KEYRING:x", "keyring:9", "TPM", "tpm2",
 	};
 	char s[80];
 	size_t n, i;
