@@ -27,7 +27,6 @@
 /* In the owner's NV range (TCG handle registry: 0x01000000-0x013fffff). */
 #define S2_NV_COUNTER		0x01325332
 
-#define TPM2_RH_OWNER_		0x40000001
 #define TPM2_CC_NV_DEFINE	0x012A
 #define TPM2_CC_NV_INCREMENT	0x0134
 #define TPM2_CC_NV_READ_PUBLIC	0x0169
@@ -76,7 +75,7 @@ static int nv_define(struct tpm_chip *chip)
 	rc = tpm_buf_init(&buf, TPM2_ST_SESSIONS, TPM2_CC_NV_DEFINE);
 	if (rc)
 		return rc;
-	tpm_buf_append_u32(&buf, TPM2_RH_OWNER_);
+	tpm_buf_append_u32(&buf, TPM2_RH_OWNER);
 	s2_wr_password_auth(&buf);
 	tpm_buf_append_u16(&buf, 0);			/* auth: empty */
 	tpm_buf_append_u16(&buf, 4 + 2 + 4 + 2 + 2);	/* nvPublic */

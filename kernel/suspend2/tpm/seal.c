@@ -31,7 +31,6 @@
 #include "wire.h"
 
 /* Not in linux/tpm.h: no other kernel code sends them. */
-#define TPM2_RH_OWNER			0x40000001
 #define TPM2_CC_CERTIFY_CREATION	0x014A
 #define TPM2_CC_POLICY_PCR		0x017F
 

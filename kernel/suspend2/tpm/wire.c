@@ -109,24 +109,22 @@ void s2_wr_policy_auth(struct tpm_buf *buf, u32 session)
 	tpm_buf_append_u16(buf, 0);
 }
 
-void s2_wr_pcr_selection(struct tpm_buf *buf, u32 pcrs)
-{
-	tpm_buf_append_u32(buf, 1);		/* one bank */
-	tpm_buf_append_u16(buf, TPM_ALG_SHA256);
-	tpm_buf_append_u8(buf, S2_PCR_SELECT_BYTES);
-	tpm_buf_append_u8(buf, pcrs & 0xff);
-	tpm_buf_append_u8(buf, (pcrs >> 8) & 0xff);
-	tpm_buf_append_u8(buf, (pcrs >> 16) & 0xff);
-}
-
 void s2_pcr_selection_bytes(u32 pcrs, u8 *out)
 {
-	put_unaligned_be32(1, out);
+	put_unaligned_be32(1, out);		/* one bank */
 	put_unaligned_be16(TPM_ALG_SHA256, out + 4);
 	out[6] = S2_PCR_SELECT_BYTES;
 	out[7] = pcrs & 0xff;
 	out[8] = (pcrs >> 8) & 0xff;
 	out[9] = (pcrs >> 16) & 0xff;
+}
+
+void s2_wr_pcr_selection(struct tpm_buf *buf, u32 pcrs)
+{
+	u8 sel[S2_PCR_SELECTION_LEN];
+
+	s2_pcr_selection_bytes(pcrs, sel);
+	tpm_buf_append(buf, sel, sizeof(sel));
 }
 
 /*

@@ -11,6 +11,9 @@
 struct tpm_buf;
 struct tpm_chip;
 
+/* The owner hierarchy: the storage key and the image counter live there. */
+#define TPM2_RH_OWNER		0x40000001
+
 /* PCRs 0..23 of the SHA-256 bank: three bytes of selection bitmap. */
 #define S2_PCR_SELECT_BYTES	3
 /* A marshalled TPML_PCR_SELECTION of one bank. */
