@@ -149,5 +149,16 @@ bool s2_aead_available(enum s2_encryption enc);
 /* configfs/ */
 int s2_configfs_init(void);
 void s2_configfs_exit(void);
+/* Run @action with the selected profile, as a write to action does. */
+int s2_run_selected(enum s2_action action);
+/*
+ * A profile is selected, has a target, and hibernating with it gives an
+ * image lockdown can allow (key tpm, an encryption).
+ */
+bool s2_selected_is_sealed(void);
+
+/* core/delegate.c */
+void s2_delegate_init(void);
+void s2_delegate_exit(void);
 
 #endif /* _SUSPEND2_INTERNAL_H */

@@ -27,6 +27,7 @@ static int __init suspend2_init(void)
 	}
 	pr_info("version %s, image format %d\n", S2_VERSION,
 		S2_FORMAT_VERSION);
+	s2_delegate_init();
 	/*
 	 * suspend2.resume= on the kernel command line reaches the module
 	 * through modprobe too, but also carries what only the initramfs
@@ -44,6 +45,7 @@ static int __init suspend2_init(void)
 
 static void __exit suspend2_exit(void)
 {
+	s2_delegate_exit();
 	s2_configfs_exit();
 	s2_abort_exit();
 }

@@ -139,18 +139,20 @@ static int s2_action_claim(int action, struct s2_settings *set, char *profile)
 	return 0;
 }
 
-static ssize_t s2_action_store(struct config_item *item, const char *buf,
-			       size_t count)
+bool s2_selected_is_sealed(void)
 {
-	int action = s2_match_word(s2_action_names, S2_NR_ACTIONS, buf, count);
+	guard(mutex)(&s2_cfg_mutex);
+	return s2_selected && s2_selected->set.target[0] &&
+	       s2_selected->set.encryption != S2_ENC_NONE &&
+	       s2_key_is_tpm(&s2_selected->set);
+}
+
+int s2_run_selected(enum s2_action action)
+{
 	struct s2_settings *set __free(kfree) = NULL;
 	char profile[S2_NAME_MAX];
 	int error;
 
-	if (action < 0)
-		return -EINVAL;
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
 	set = kzalloc(sizeof(*set), GFP_KERNEL);
 	if (!set)
 		return -ENOMEM;
@@ -161,6 +163,20 @@ static ssize_t s2_action_store(struct config_item *item, const char *buf,
 	error = s2_action_run(action, set, profile);
 	scoped_guard(mutex, &s2_cfg_mutex)
 		s2_cfg_set_running(false);
+	return error;
+}
+
+static ssize_t s2_action_store(struct config_item *item, const char *buf,
+			       size_t count)
+{
+	int action = s2_match_word(s2_action_names, S2_NR_ACTIONS, buf, count);
+	int error;
+
+	if (action < 0)
+		return -EINVAL;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	error = s2_run_selected(action);
 	return error ? error : count;
 }
 CONFIGFS_ATTR_WO(s2_, action);

@@ -583,6 +583,31 @@ out:
 	return rc;
 }
 
+/*
+ * What the chip's flags alone say against sealing to it: set when the
+ * chip registered, so read without the chip's ops (no TPM I/O).
+ */
+static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
+{
+	if (!(chip->flags & TPM_CHIP_FLAG_TPM2)) {
+		*why = "the TPM is not a TPM 2.0";
+		return false;
+	}
+	/*
+	 * A vTPM proxy is a TPM that a process answers for: root could make
+	 * one, unbind the real TPM's driver, and approve any forgery.
+	 */
+	if (chip->flags & TPM_CHIP_FLAG_VIRTUAL) {
+		*why = "the TPM is a virtual one that a process answers for";
+		return false;
+	}
+	if (!IS_ENABLED(CONFIG_TCG_TPM_RESTRICT_PCR)) {
+		*why = "the kernel does not keep PCR 23 from user space";
+		return false;
+	}
+	return true;
+}
+
 struct tpm_chip *s2_tpm_get(const char **why)
 {
 	struct tpm_chip *chip = tpm_default_chip();
@@ -591,22 +616,8 @@ struct tpm_chip *s2_tpm_get(const char **why)
 		*why = "there is no TPM";
 		return NULL;
 	}
-	if (tpm_is_tpm2(chip) <= 0) {
-		*why = "the TPM is not a TPM 2.0";
+	if (!s2_tpm_flags_ok(chip, why))
 		goto put;
-	}
-	/*
-	 * A vTPM proxy is a TPM that a process answers for: root could make
-	 * one, unbind the real TPM's driver, and approve any forgery.
-	 */
-	if (chip->flags & TPM_CHIP_FLAG_VIRTUAL) {
-		*why = "the TPM is a virtual one that a process answers for";
-		goto put;
-	}
-	if (!IS_ENABLED(CONFIG_TCG_TPM_RESTRICT_PCR)) {
-		*why = "the kernel does not keep PCR 23 from user space";
-		goto put;
-	}
 	if (tpm_try_get_ops(chip)) {
 		*why = "the TPM is going away";
 		goto put;
@@ -615,6 +626,19 @@ struct tpm_chip *s2_tpm_get(const char **why)
 put:
 	put_device(&chip->dev);
 	return NULL;
+}
+
+bool s2_tpm_present(void)
+{
+	struct tpm_chip *chip = tpm_default_chip();
+	const char *why;
+	bool ok;
+
+	if (!chip)
+		return false;
+	ok = s2_tpm_flags_ok(chip, &why);
+	put_device(&chip->dev);
+	return ok;
 }
 
 void s2_tpm_put(struct tpm_chip *chip)

@@ -34,6 +34,12 @@ const char *s2_tpm_version(void);
 bool s2_tpm_usable(const char **why);
 
 /*
+ * The same from the chip's flags alone, without talking to the TPM: for
+ * /sys/power/state, which anyone may read as often as they like.
+ */
+bool s2_tpm_present(void);
+
+/*
  * tpm/seal.c.  Both need user space frozen, and give a reason in @why
  * when they fail: -ENODEV when there is no usable TPM 2.0,
  * -EKEYREJECTED when the TPM or the checks refuse a blob, -EINVAL when
