@@ -309,10 +309,113 @@ static void every_mutation_refused(void **state)
 	assert_int_equal(bad, 0);
 }
 
+static void write_file(const char *path, const u8 *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * sealput (s2-tpm's forgery with tpm2-tools): the blob lands in struct
+ * s2_header_tpm with zeros after it, its length set, the area's digest
+ * in the header and every crc made right, so the resume path finds the
+ * header whole; sealget reads it back.  A blob longer than the area is
+ * refused with nothing written, and only the header and anchor pages
+ * change.
+ */
+static void sealput_reseals(void **state)
+{
+	char img[] = "/var/tmp/s2img-seal-XXXXXX", blob[64], back[64], big[64];
+	static u8 before[IMG_DEV_PAGES * PAGE], after[sizeof(before)];
+	static u8 buf[S2_TPM_BLOB_MAX + 1], hp[PAGE], a[PAGE];
+	u8 digest[S2_DIGEST_LEN];
+	const struct s2_image_header *h = (const void *)hp;
+	const struct s2_header_tpm *t = (const void *)(hp + S2_HEADER_TPM_OFFSET);
+	const struct s2_anchor *an;
+	const char *why;
+	size_t len, i, hpage;
+	FILE *f;
+	int rfd;
+
+	(void)state;
+	rfd = mkstemp(img);
+	assert_true(rfd >= 0);
+	close(rfd);
+	snprintf(blob, sizeof(blob), "%s.blob", img);
+	snprintf(back, sizeof(back), "%s.back", img);
+	snprintf(big, sizeof(big), "%s.big", img);
+	/* make_image() lays out after what it laid out last. */
+	img_np = 0;
+	img_next = IMG_FIRST_DATA;
+	img_bytes = 0;
+	img_fill = 0;
+	make_image(img);
+	assert_int_equal(sim_resume(img, &why), 0);
+	assert_int_equal(run_s2img(4, (char *[]){ "s2img", "sealget", img, back, NULL }), 1);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (u8)(i * 13 + 1);
+	write_file(big, buf, S2_TPM_BLOB_MAX + 1);
+	for (len = 435; len <= S2_TPM_BLOB_MAX; len += S2_TPM_BLOB_MAX - 435) {
+		rfd = open(img, O_RDONLY);
+		assert_int_equal(pread(rfd, before, sizeof(before), 0),
+				 sizeof(before));
+		close(rfd);
+		assert_int_equal(run_s2img(4, (char *[]){ "s2img", "sealput", img, big, NULL }), 1);
+		rfd = open(img, O_RDONLY);
+		assert_int_equal(pread(rfd, after, sizeof(after), 0),
+				 sizeof(after));
+		assert_memory_equal(before, after, sizeof(before));
+
+		write_file(blob, buf, len);
+		assert_int_equal(run_s2img(4, (char *[]){ "s2img", "sealput", img, blob, NULL }), 0);
+		/*
+		 * This image is unencrypted, so a tpm_digest is refused, but
+		 * only once the anchor and the header crc have passed.
+		 */
+		assert_int_equal(sim_resume(img, &why), -EINVAL);
+		assert_string_equal(why, "image header crypt fields set in an unencrypted image");
+		rd(rfd, 0, a);
+		an = (const void *)(a + PAGE - sizeof(*an));
+		hpage = le64_to_cpu(an->header_page);
+		rd(rfd, hpage, hp);
+		assert_int_equal(le32_to_cpu(h->header_crc), header_crc(h));
+		assert_int_equal(an->header_crc, h->header_crc);
+		assert_int_equal(pread(rfd, after, sizeof(after), 0),
+				 sizeof(after));
+		close(rfd);
+		/* Nothing but the anchor and header pages changed. */
+		for (i = 0; i < sizeof(before) / PAGE; i++)
+			if (i && i != hpage)
+				assert_memory_equal(before + i * PAGE,
+						    after + i * PAGE, PAGE);
+		assert_int_equal(le32_to_cpu(t->blob_len), len);
+		assert_memory_equal(t->blob, buf, len);
+		for (i = len; i < S2_TPM_BLOB_MAX; i++)
+			assert_int_equal(t->blob[i], 0);
+		crypto_hash_sha256(digest, (const u8 *)t, sizeof(*t));
+		assert_memory_equal(h->crypt.tpm_digest, digest, sizeof(digest));
+
+		assert_int_equal(run_s2img(4, (char *[]){ "s2img", "sealget", img, back, NULL }), 0);
+		f = fopen(back, "r");
+		assert_non_null(f);
+		assert_int_equal(fread(after, 1, sizeof(after), f), len);
+		fclose(f);
+		assert_memory_equal(after, buf, len);
+	}
+	unlink(img);
+	unlink(blob);
+	unlink(back);
+	unlink(big);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_mutation_refused),
+		cmocka_unit_test(sealput_reseals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,9 @@
 #                     TIMEOUT   seconds allowed per boot (120)
 #                     TPM=1     the machine has a TPM 2.0 (tpm-crb): swtpm,
 #                               its state in build/vm/NAME/tpm, kept across
-#                               the scenario's boots as a chip's would be
+#                               the scenario's boots as a chip's would be;
+#                               the initramfs has tpm2-tools when the host
+#                               has them (initrd-tpm2.gz)
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
 #                               (a *.ko is looked up in VM_MODULES)
@@ -139,7 +141,10 @@ vm_boot() {
 	done
 	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
 	extra=(${!qemu_var:-})
+	local initrd=$VM_BUILD/initrd.gz
 	if [ "${TPM:-0}" = 1 ]; then
+		# With tpm2-tools, for root's attacks (tests/vm/mkinitramfs).
+		[ -f "$VM_BUILD/initrd-tpm2.gz" ] && initrd=$VM_BUILD/initrd-tpm2.gz
 		vm_swtpm_start "$out" "$n" || return 1
 		extra+=(-chardev "socket,id=chrtpm,path=$VM_SWTPM_SOCK"
 			-tpmdev emulator,id=tpm0,chardev=chrtpm
@@ -169,7 +174,7 @@ vm_boot() {
 		-serial "file:$log" \
 		-monitor "unix:$mon,server=on,wait=off" \
 		-pidfile "$out/qemu-boot$n.pid" \
-		-kernel "$VM_KERNEL" -initrd "$VM_BUILD/initrd.gz" \
+		-kernel "$VM_KERNEL" -initrd "$initrd" \
 		"${drives[@]}" "${extra[@]}" \
 		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null

@@ -58,6 +58,23 @@
  *                               image key's area of the header page
  *                               (key = tpm; nothing resealed: the area is
  *                               bound to the header by its digest)
+ *   s2img sealget DEV FILE      write the sealed blob (blob_len bytes of
+ *                               the area's blob) to FILE
+ *   s2img sealput DEV FILE      put the bytes of FILE (at most 1024) in
+ *                               the area as its blob, zeros after it,
+ *                               blob_len set, the area's digest in the
+ *                               header and the header crc (and the
+ *                               anchor's copy) made right: A1's forgery
+ *                               with a sealed object made by tpm2-tools.
+ *                               The header tag stays the genuine one,
+ *                               keyed with an image key root does not
+ *                               know, so a kernel that unsealed root's
+ *                               key would still refuse the image, at
+ *                               the tag; s2-tpm checks that the refusal
+ *                               comes before that, from the creation
+ *                               check, before anything is unsealed (an
+ *                               image re-encrypted and re-tagged with
+ *                               root's key would meet the same check)
  *   s2img find DEV STRING       how many times STRING (or hex:BYTES) is
  *                               on the device: the confidentiality checks
  *
@@ -77,6 +94,8 @@
 #include <sys/stat.h>
 #include <linux/fs.h>
 #include <unistd.h>
+
+#include <sodium.h>
 
 #include "crc32c.h"
 
@@ -99,6 +118,12 @@
 #define IDX_NR		510
 #define CHUNK_HDR	40
 #define CHUNK_MAGIC	0x4b4e4843
+/* struct s2_header_tpm (format.h): blob_len, boot_pcrs, counter, blob. */
+#define HDR_TPM_DIGEST	386	/* tpm_digest, where eph_pub is otherwise */
+#define TPM_AREA	1024	/* S2_HEADER_TPM_OFFSET */
+#define TPM_AREA_SIZE	1040
+#define TPM_BLOB	(TPM_AREA + 16)
+#define TPM_BLOB_MAX	1024	/* S2_TPM_BLOB_MAX */
 
 static int fd;
 
@@ -789,6 +814,68 @@ static int find(const char *what)
 	return 0;
 }
 
+/* sealget: the blob the kernel sealed, for the attacker to read. */
+static int seal_get(const uint8_t *hdr, const char *file)
+{
+	uint32_t len = get32(hdr + TPM_AREA);
+	FILE *f;
+
+	if (!len || len > TPM_BLOB_MAX) {
+		fprintf(stderr, "s2img: no sealed blob (blob_len %u)\n", len);
+		return 1;
+	}
+	f = fopen(file, "w");
+	if (!f || fwrite(hdr + TPM_BLOB, 1, len, f) != len || fclose(f))
+		die(file);
+	return 0;
+}
+
+/*
+ * sealput: the bytes of @file as the sealed blob, and everything that
+ * needs no key made consistent with them: blob_len, zeros after the
+ * blob (the kernel refuses anything there), tpm_digest, the header crc
+ * and the anchor's copy of it.  boot_pcrs and counter are left as the
+ * kernel wrote them, so that only the blob differs from the genuine
+ * image.  The header tag stays the genuine image's: it is keyed with the
+ * image key, which whoever forges the blob does not have, and the kernel
+ * checks it only with the key it unsealed, i.e. after the checks a forged
+ * blob must fail.  Only the header page and the anchor page are written.
+ */
+static int seal_put(uint8_t *anchor, uint8_t *hdr, uint64_t header_page,
+		    const char *file)
+{
+	uint8_t blob[TPM_BLOB_MAX + 1];
+	size_t len;
+	FILE *f;
+
+	f = fopen(file, "r");
+	if (!f)
+		die(file);
+	/* One byte more than fits tells a blob too long from one that fits. */
+	len = fread(blob, 1, sizeof(blob), f);
+	if (ferror(f))
+		die(file);
+	fclose(f);
+	if (!len || len > TPM_BLOB_MAX) {
+		fprintf(stderr, "s2img: %s: a blob is 1 to %d bytes\n", file,
+			TPM_BLOB_MAX);
+		return 1;
+	}
+	memset(hdr + TPM_BLOB, 0, TPM_BLOB_MAX);
+	memcpy(hdr + TPM_BLOB, blob, len);
+	put32(hdr + TPM_AREA, len);
+	if (sodium_init() < 0)
+		die("sodium_init");
+	crypto_hash_sha256(hdr + HDR_TPM_DIGEST, hdr + TPM_AREA,
+			   TPM_AREA_SIZE);
+	seal_header(hdr);
+	memcpy(anchor + ANCHOR_AT + 8, hdr + HDR_CRC, 4);
+	rw_page(header_page, hdr, 1);
+	rw_page(0, anchor, 1);
+	printf("sealed blob of %zu bytes put in the header\n", len);
+	return 0;
+}
+
 static int drop_last(const uint8_t *anchor, const uint8_t *hdr)
 {
 	uint8_t zero[CHUNK_HDR] = { 0 };
@@ -814,7 +901,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return list();
 	if (argc < 3) {
-		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut|rearm|save|restore|list|mutate|getchunk|putchunk|swap|swapbody|droplast|swapentries|created|crypt DEV [ARG...]\n");
+		fprintf(stderr, "usage: s2img info|flip|version|release|truncate|cut|rearm|save|restore|list|mutate|getchunk|putchunk|swap|swapbody|droplast|swapentries|created|crypt|sealflip|sealget|sealput|find DEV [ARG...]\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDWR | O_DIRECT | O_SYNC);
@@ -886,6 +973,10 @@ int main(int argc, char **argv)
 		rw_page(header_page, hdr, 1);
 		return 0;
 	}
+	if (!strcmp(argv[1], "sealget") && argc == 4)
+		return seal_get(hdr, argv[3]);
+	if (!strcmp(argv[1], "sealput") && argc == 4)
+		return seal_put(anchor, hdr, header_page, argv[3]);
 	if (!strcmp(argv[1], "crypt")) {
 		static const struct { const char *name; unsigned int off, len; } cf[] = {
 			{ "encryption", 354, 4 }, { "key_scheme", 358, 4 },
