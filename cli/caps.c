@@ -31,6 +31,19 @@ void caps_builtin(struct caps *c)
 		 "hibernate test resume invalidate");
 }
 
+/*
+ * The values end up in messages on the terminal: a control byte or one
+ * above ASCII in the file (no module writes them) must not reach it raw.
+ * A tab still separates words.
+ */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\t') ||
+		    (unsigned char)*s >= 0x7f)
+			*s = '?';
+}
+
 void caps_parse(struct caps *c, const char *text)
 {
 	static const struct {
@@ -72,6 +85,7 @@ void caps_parse(struct caps *c, const char *text)
 			snprintf(tmp, sizeof(tmp), "%.*s", (int)vlen,
 				 colon + 1);
 			snprintf(dst, 256, "%s", str_trim(tmp));
+			printable(dst);
 		}
 		p += len;
 		if (*p == '\n')

@@ -65,17 +65,47 @@ static bool is_encrypted(const struct profile *p)
 	return v && strcmp(v, "none");
 }
 
+/*
+ * --setup-key: key files for a name, or the profile's key, else
+ * "default"; for tpm (named, or the profile's key) no file at all, the
+ * TPM checked instead (setup_tpm()): files named tpm would be a key no
+ * profile can use, and key = tpm would go on without them.
+ */
 int setup_key(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
 	const char *name = ctl->key_name;
 	char err[CONF_MAX_LINE + 256];
-	int ret;
+	int resolved, ret, i;
 
-	/* No name given: the profile's key, else "default". */
-	if (!name && !conf_resolve(&r->conf, ctl->profile, &r->prof, err,
-				   sizeof(err)))
-		name = profile_key(&r->prof);
+	resolved = conf_resolve(&r->conf, ctl->profile, &r->prof, err,
+				sizeof(err));
+	/* --set key=tpm --setup-key means the TPM, as it would for a cycle. */
+	for (i = 0; !resolved && i < ctl->nsets; i++) {
+		if (profile_override(&r->prof, ctl->sets[i], err,
+				     sizeof(err))) {
+			hib_err("%s", err);
+			fputs("Try 'hibernate --help' for more information.\n",
+			      stderr);
+			return HIB_EXIT_USAGE;
+		}
+	}
+	if (!name && !resolved)
+		name = profile_tpm(&r->prof) ? CONF_KEY_TPM :
+		       profile_key(&r->prof);
+	if (name && !strcmp(name, CONF_KEY_TPM)) {
+		/* The profile names the module that is asked. */
+		if (resolved) {
+			hib_err("%s", err);
+			return HIB_EXIT_CONFIG;
+		}
+		return setup_tpm(r);
+	}
+	if (ctl->dry_run) {
+		hib_err("--dry-run: --setup-key makes key files, which a dry run cannot show; only --setup-key tpm (which makes none) has a dry run");
+		fputs("Try 'hibernate --help' for more information.\n", stderr);
+		return HIB_EXIT_USAGE;
+	}
 	if (!name)
 		name = KEYFILE_DEFAULT_NAME;
 	ret = keyfile_setup(name, ctl->kdf == HIB_KDF_MIN ? KDF_MIN :
@@ -307,6 +337,65 @@ static void tpm_caps_text(const struct run *r, char *buf, size_t len)
 		snprintf(buf, len, "capabilities says: keys: %s, tpm: %s",
 			 *c->keys ? c->keys : "(nothing)",
 			 *c->tpm ? c->tpm : "(not said)");
+}
+
+/*
+ * Why the module does not offer key tpm, in words.  capabilities does not
+ * carry the kernel's own reason (s2_tpm_usable()), only its tpm line: with
+ * a TPM 2.0 seen, what is left is the kernel's PCR 23 restriction or a
+ * virtual TPM.
+ */
+static const char *tpm_why(const struct caps *c)
+{
+	if (!c->from_module)
+		return "the module does not say it can (no capabilities to read)";
+	if (!*c->tpm)
+		return "the module does not say which TPM it sees (a module too old for key tpm?)";
+	if (!strcmp(c->tpm, "none"))
+		return "the kernel sees no TPM (none in this machine, turned off in the firmware, or its driver, tpm_tis or tpm_crb, not loaded)";
+	if (!strcmp(c->tpm, "1.2"))
+		return "the TPM is a 1.2, and key tpm needs a TPM 2.0";
+	if (!strcmp(c->tpm, "2.0"))
+		return "the TPM is a 2.0, but the kernel will not seal to it: it was built without CONFIG_TCG_TPM_RESTRICT_PCR (kernel patch 0004), so user space could change PCR 23, or the TPM is a virtual one that a process answers for";
+	return "the module names a TPM this hibernate does not know";
+}
+
+/*
+ * --setup-key tpm, once setup_tpm() loaded the module and read its
+ * capabilities: whether key = tpm can work here, and what it needs.  0,
+ * or HIB_EXIT_CONFIG as a cycle's check_key_tpm() refuses the profile.
+ */
+int setup_tpm_say(struct run *r)
+{
+	char says[TPM_CAPS_TEXT], cmd[128];
+
+	/* A dry run before the module is loaded cannot ask it. */
+	if (!cfs_exists(&r->cfs, NULL)) {
+		note(r, "check: key tpm: the module is not loaded yet; the real run loads it, reads its capabilities and says whether this kernel can seal images to the TPM (exit %d when it cannot)",
+		     HIB_EXIT_CONFIG);
+		return 0;
+	}
+	tpm_caps_text(r, says, sizeof(says));
+	if (!caps_key_tpm(&r->caps)) {
+		hib_err("key tpm: this kernel cannot seal hibernation images to the TPM: %s; %s; no key file was made",
+			tpm_why(&r->caps), says);
+		note(r, "check: key tpm: not offered by the module (%s): FAILED",
+		     says);
+		return HIB_EXIT_CONFIG;
+	}
+	initramfs_rebuild(cmd, sizeof(cmd));
+	note(r, "check: key tpm: offered by the module (%s)", says);
+	note(r, "key tpm: no key file to make; the real run says to rebuild the initramfs: %s",
+	     cmd);
+	if (r->ctl->dry_run)
+		return 0;
+	hib_info("key tpm: this kernel can seal hibernation images to the TPM (%s)",
+		 says);
+	hib_info("key tpm: nothing to make or keep: no key file, no passphrase; the kernel makes a new image key at each hibernation, and its TPM counter the first time");
+	/* The initramfs unseals the image: without the drivers, it cannot. */
+	hib_info("rebuild the initramfs now, so that it has the TPM drivers to unseal the image at resume: %s",
+		 cmd);
+	return 0;
 }
 
 /*

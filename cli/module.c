@@ -191,17 +191,30 @@ int check_words(struct run *r)
 	return 0;
 }
 
-int check_module(struct run *r)
+/*
+ * The module's capabilities into r->caps, else the built-in list (not
+ * loaded yet in a dry run, or no capabilities file).  Read bounded: a
+ * line cut short by the buffer is dropped, not read as a shorter word.
+ */
+void read_caps(struct run *r)
 {
 	char buf[CAPS_FILE_MAX];
 
 	caps_builtin(&r->caps);
-	if (!cfs_exists(&r->cfs, NULL))
-		return 0;	/* dry run, module not loaded yet */
-	if (!cfs_read(&r->cfs, "capabilities", buf, sizeof(buf))) {
+	if (cfs_exists(&r->cfs, NULL) &&
+	    !cfs_read(&r->cfs, "capabilities", buf, sizeof(buf))) {
 		caps_drop_partial(buf, sizeof(buf));
 		caps_parse(&r->caps, buf);
 	}
+}
+
+int check_module(struct run *r)
+{
+	char buf[CAPS_FILE_MAX];
+
+	read_caps(r);
+	if (!cfs_exists(&r->cfs, NULL))
+		return 0;	/* dry run, module not loaded yet */
 	if (!cfs_read(&r->cfs, "state", buf, sizeof(buf)) &&
 	    strcmp(buf, "idle")) {
 		hib_err("busy: a cycle is running (state %s)", buf);

@@ -59,7 +59,7 @@ static const struct option longopts[] = {
 
 /* Rows of options that exclude each other; each row sorted, 0-ended. */
 static const int excl[][10] = {
-	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, OPT_SETUP_KEY, 0 },
+	{ 'n', OPT_STATUS, OPT_LIST_PROFILES, 0 },
 	{ 'q', 'v', 0 },
 	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
 	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, OPT_SYSTEM_SLEEP,
@@ -113,7 +113,9 @@ void hib_usage(FILE *out)
 	      "     --install-systemd    make systemctl hibernate use this profile\n"
 	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
 	      "     --setup-key [NAME]   make the keys encrypted images are written for\n"
-	      "                            (default: the profile's key, else default)\n"
+	      "                            (default: the profile's key, else default);\n"
+	      "                            tpm: make no key, check the kernel can seal\n"
+	      "                            images to the TPM (-n: only say what it would do)\n"
 	      "\n"
 	      "Options:\n"
 	      " -p, --profile NAME       profile to use (default: default)\n"
@@ -305,9 +307,11 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			return usage_error();
 		}
 	}
-	if (ctl->key_name && !conf_valid_keyname(ctl->key_name)) {
+	/* --setup-key tpm checks the TPM instead of making key files. */
+	if (ctl->key_name && strcmp(ctl->key_name, CONF_KEY_TPM) &&
+	    !conf_valid_keyname(ctl->key_name)) {
 		fprintf(stderr,
-			"hibernate: --setup-key: expected a key name (1 to %d letters, digits, '.', '_', '-', starting with a letter or digit), got '%s'\n",
+			"hibernate: --setup-key: expected tpm or a key name (1 to %d letters, digits, '.', '_', '-', starting with a letter or digit), got '%s'\n",
 			CONF_KEYNAME_MAX, ctl->key_name);
 		return usage_error();
 	}

@@ -20,6 +20,7 @@
 #include "hint.h"
 #include "hooks.h"
 #include "lock.h"
+#include "module.h"
 #include "perm.h"
 #include "report.h"
 #include "run.h"
@@ -180,6 +181,73 @@ static int take_lock(struct run *r)
 	}
 	note(r, "check: lock %s: free", path);
 	return 0;
+}
+
+/* The profile says unload_module = yes: the module loaded here goes. */
+static void setup_tpm_unload(struct run *r)
+{
+	if (!r->prof.unload_module || !cfs_is_default(&r->cfs))
+		return;
+	if (r->ctl->dry_run)
+		note(r, "would unload the module: rmmod %s", MODULE_NAME);
+	else
+		module_unload();
+}
+
+/*
+ * --setup-key for key = tpm (setup_key()): there is no key to make, only
+ * the question whether this kernel and TPM seal images, which only the
+ * module can answer.  It is loaded as for a cycle (the profile's module
+ * or --module, --configfs, under the lock), its capabilities read, and
+ * nothing else written; a dry run loads nothing and asks a module that
+ * is already there.
+ */
+int setup_tpm(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	bool was_loaded;
+	int ret;
+
+	/* As hib_run() refuses for every other action on the live module. */
+	if (cfs_is_default(&r->cfs) && hib_sysroot()) {
+		hib_err("HIBERNATE_SYSROOT is set (%s): it is for tests and image builds, not for a run against the live configfs; unset it",
+			hib_sysroot());
+		return HIB_EXIT_USAGE;
+	}
+	if (!ctl->dry_run && cfs_is_default(&r->cfs)) {
+		ret = perm_need_root();
+		if (ret)
+			return ret;
+	}
+	if (ctl->module) {
+		r->prof.v[K_MODULE].value = ctl->module;
+		r->prof.v[K_MODULE].file = "command line";
+		r->prof.v[K_MODULE].line = 0;
+	}
+	note(r, "hibernate --dry-run: --setup-key for key tpm, profile '%s' from %s: no key file is made",
+	     r->prof.name, r->conf.path);
+	if (cfs_is_default(&r->cfs) && !perm_is_root())
+		note(r, "check: running as root: no, a real run would be refused (exit %d)",
+		     HIB_EXIT_PERM);
+	if (ctl->force)
+		hib_info("--force: key tpm has no key file to replace; it changes nothing");
+	caps_builtin(&r->caps);
+	ret = check_module_trust(r);
+	if (!ret)
+		ret = check_module_file(r);
+	if (!ret)
+		ret = take_lock(r);
+	if (ret)
+		return ret;
+	was_loaded = cfs_exists(&r->cfs, NULL);
+	ret = setup_module(r);
+	if (ret)
+		return ret;
+	read_caps(r);
+	ret = setup_tpm_say(r);
+	if (!was_loaded)
+		setup_tpm_unload(r);
+	return ret;
 }
 
 static void print_hooks(struct run *r, const char *key,

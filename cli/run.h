@@ -38,6 +38,7 @@ struct run {
 /* Returns the exit status. */
 int hib_run(const struct hib_ctl *ctl);
 void note(struct run *r, const char *fmt, ...) HIB_PRINTF(2, 3);
+int setup_tpm(struct run *r);
 
 /* trust.c */
 bool needs_root(const struct hib_ctl *ctl, const struct cfs *c);
@@ -50,6 +51,7 @@ int check_module_file(struct run *r);
 int setup_module(struct run *r);
 int check_words(struct run *r);
 int check_module(struct run *r);
+void read_caps(struct run *r);
 void unload(struct run *r);
 
 /* json.c; IMPLICIT: [default] exists without a section in the file. */
@@ -57,6 +59,7 @@ void profiles_json(FILE *out, const struct conf *c, bool implicit);
 
 /* imgkey.c */
 int setup_key(struct run *r);
+int setup_tpm_say(struct run *r);
 int check_encryption(struct run *r);
 int check_key_tpm(struct run *r);
 int load_pubkey(struct run *r);

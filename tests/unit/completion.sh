@@ -54,6 +54,8 @@ expect_completion "encryption" "hibernate --configfs $T/nosuch --set encryption=
 expect_completion "key: keyring:default or tpm" "hibernate --set key=" "keyring:default tpm"
 expect_completion "key: tpm" "hibernate -o key=t" "tpm"
 expect_completion "--kdf" "hibernate --setup-key x --kdf " "moderate min"
+expect_completion "--setup-key: tpm" "hibernate --setup-key t" "tpm"
+expect_completion "--setup-key: options still" "hibernate --setup-key --dr" "--dry-run"
 touch "$T/c2.conf"
 expect_completion "files for --config" "hibernate --config $T/c" "$T/c.conf $T/c2.conf $T/cfs"
 expect_completion "directories for --configfs" "hibernate --configfs $T/cf" "$T/cfs"

@@ -392,6 +392,11 @@ static void test_caps_tpm(void **state)
 	assert_false(caps_key_tpm(&c));
 	snprintf(c.keys, sizeof(c.keys), "keyring tpm");
 	assert_false(caps_key_tpm(&c));
+	/* Control bytes and bytes above ASCII never reach a message raw. */
+	caps_parse(&c, "keys: keyring\ttpm\ntpm: \033[2J\2332.0\x7f\r\n");
+	assert_true(caps_key_tpm(&c));
+	assert_string_equal(c.keys, "keyring\ttpm");
+	assert_string_equal(c.tpm, "?[2J?2.0?");
 }
 
 /*

@@ -137,7 +137,20 @@ static void test_setup_key(void **state)
 	assert_int_equal(parse(&ctl, "--setup-key --kdf=fast"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--setup-key k extra"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--setup-key --test"), HIB_EXIT_USAGE);
-	assert_int_equal(parse(&ctl, "--setup-key -n"), HIB_EXIT_USAGE);
+	/* -n parses: setup_key() allows it for tpm only, which it decides. */
+	assert_int_equal(parse(&ctl, "--setup-key -n"), -1);
+	assert_null(ctl.key_name);
+	assert_true(ctl.dry_run);
+	/* tpm is no key file name, but the word --setup-key tpm takes. */
+	assert_int_equal(parse(&ctl, "--setup-key tpm -n"), -1);
+	assert_string_equal(ctl.key_name, "tpm");
+	assert_true(ctl.dry_run);
+	assert_int_equal(parse(&ctl, "--setup-key=tpm"), -1);
+	assert_string_equal(ctl.key_name, "tpm");
+	assert_int_equal(parse(&ctl, "--setup-key tpm2"), -1);
+	assert_string_equal(ctl.key_name, "tpm2");
+	assert_int_equal(parse(&ctl, "--setup-key tpm/x"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--status -n"), HIB_EXIT_USAGE);
 	assert_string_equal(hib_action_word(ACT_SETUP_KEY), "setup-key");
 }
 
