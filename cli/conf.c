@@ -96,18 +96,15 @@ bool conf_valid_name(const char *s)
 /*
  * A key's NAME: 1 to 64 of A-Z a-z 0-9 . _ -, a file name in keys/,
  * starting with a letter or digit (the initramfs hooks' globs skip dot
- * files, and "." and ".." are no names), and not tpm.
+ * files, and "." and ".." are no names).  tpm is one too: key =
+ * keyring:tpm (key files named tpm) parses as it always did, so that a
+ * configuration written before key = tpm existed still resumes; only
+ * --setup-key tpm means the TPM (imgkey.c).
  */
 bool conf_valid_keyname(const char *s)
 {
 	size_t n = strspn(s, CONF_KEYNAME_CHARS);
 
-	/*
-	 * tpm is the scheme with no key file (key = tpm): files named so
-	 * would be a key no profile can use, made by mistake.
-	 */
-	if (!strcmp(s, CONF_KEY_TPM))
-		return false;
 	return n && n <= CONF_KEYNAME_MAX && !s[n] &&
 	       ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 		(*s >= '0' && *s <= '9'));
@@ -299,11 +296,6 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 			snprintf(why, whylen,
 				 "expected keyring:NAME or tpm, got %s",
 				 got_text(val, q, sizeof(q)));
-			return -EINVAL;
-		}
-		if (!strcmp(val + strlen(CONF_KEYRING_PREFIX), CONF_KEY_TPM)) {
-			snprintf(why, whylen,
-				 "expected keyring:NAME or tpm, got 'keyring:tpm': tpm is not a key name; for the key sealed to the TPM write tpm");
 			return -EINVAL;
 		}
 		if (!conf_valid_keyname(val + strlen(CONF_KEYRING_PREFIX))) {

@@ -67,15 +67,17 @@ static bool is_encrypted(const struct profile *p)
 
 /*
  * --setup-key: key files for a name, or the profile's key, else
- * "default"; for tpm (named, or the profile's key) no file at all, the
- * TPM checked instead (setup_tpm()): files named tpm would be a key no
- * profile can use, and key = tpm would go on without them.
+ * "default"; for tpm (--setup-key tpm, or a profile of key = tpm) no file
+ * at all, the TPM checked instead (setup_tpm()): key = tpm would go on
+ * without them.  A profile of key = keyring:tpm, from before key = tpm
+ * existed, still gets its key files named tpm.
  */
 int setup_key(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
 	const char *name = ctl->key_name;
 	char err[CONF_MAX_LINE + 256];
+	bool tpm = name && !strcmp(name, CONF_KEY_TPM);
 	int resolved, ret, i;
 
 	resolved = conf_resolve(&r->conf, ctl->profile, &r->prof, err,
@@ -90,10 +92,12 @@ int setup_key(struct run *r)
 			return HIB_EXIT_USAGE;
 		}
 	}
-	if (!name && !resolved)
-		name = profile_tpm(&r->prof) ? CONF_KEY_TPM :
-		       profile_key(&r->prof);
-	if (name && !strcmp(name, CONF_KEY_TPM)) {
+	if (!name && !resolved) {
+		tpm = profile_tpm(&r->prof);
+		if (!tpm)
+			name = profile_key(&r->prof);
+	}
+	if (tpm) {
 		/* The profile names the module that is asked. */
 		if (resolved) {
 			hib_err("%s", err);

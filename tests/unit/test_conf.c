@@ -400,16 +400,18 @@ static void test_encryption_key(void **state)
 					  sizeof(why)), -EINVAL);
 	assert_int_equal(conf_check_value(k, "tpm2", norm, sizeof(norm), why,
 					  sizeof(why)), -EINVAL);
-	/* tpm is never a key file's name: keyring:tpm says what to write. */
+	/*
+	 * keyring:tpm, key files named tpm, parses as it did before key =
+	 * tpm existed: a configuration of then must still resume.
+	 */
 	assert_int_equal(conf_check_value(k, "keyring:tpm", norm,
-					  sizeof(norm), why, sizeof(why)),
-			 -EINVAL);
-	assert_string_equal(why, "expected keyring:NAME or tpm, got 'keyring:tpm': tpm is not a key name; for the key sealed to the TPM write tpm");
+					  sizeof(norm), why, sizeof(why)), 0);
+	assert_string_equal(norm, "keyring:tpm");
 	assert_int_equal(conf_check_value(k, "keyring:tpm2", norm,
 					  sizeof(norm), why, sizeof(why)), 0);
 	assert_int_equal(conf_check_value(k, "keyring:TPM", norm,
 					  sizeof(norm), why, sizeof(why)), 0);
-	assert_false(conf_valid_keyname("tpm"));
+	assert_true(conf_valid_keyname("tpm"));
 	assert_true(conf_valid_keyname("tpm.old"));
 
 	/* tpm, its trailing blanks and comment gone, is a key for encryption. */
