@@ -139,6 +139,11 @@ static int s2_action_claim(int action, struct s2_settings *set, char *profile)
 	return 0;
 }
 
+/*
+ * Read on every read of /sys/power/state, which anyone may do: holders
+ * of s2_cfg_mutex keep it short and never across a freeze (the cycle
+ * runs on a copy, without it), so such a reader never waits long.
+ */
 bool s2_selected_is_sealed(void)
 {
 	guard(mutex)(&s2_cfg_mutex);

@@ -584,12 +584,15 @@ out:
 }
 
 /*
- * What the chip's flags alone say against sealing to it: set when the
- * chip registered, so read without the chip's ops (no TPM I/O).
+ * What the chip's flags alone say against sealing to it, read without
+ * the chip's ops (no TPM I/O); other bits of the word change under
+ * suspend, hence READ_ONCE().
  */
 static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 {
-	if (!(chip->flags & TPM_CHIP_FLAG_TPM2)) {
+	unsigned int flags = READ_ONCE(chip->flags);
+
+	if (!(flags & TPM_CHIP_FLAG_TPM2)) {
 		*why = "the TPM is not a TPM 2.0";
 		return false;
 	}
@@ -597,8 +600,12 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	 * A vTPM proxy is a TPM that a process answers for: root could make
 	 * one, unbind the real TPM's driver, and approve any forgery.
 	 */
-	if (chip->flags & TPM_CHIP_FLAG_VIRTUAL) {
+	if (flags & TPM_CHIP_FLAG_VIRTUAL) {
 		*why = "the TPM is a virtual one that a process answers for";
+		return false;
+	}
+	if (flags & (TPM_CHIP_FLAG_DISABLE | TPM_CHIP_FLAG_FIRMWARE_UPGRADE)) {
+		*why = "the TPM is disabled or in firmware upgrade mode";
 		return false;
 	}
 	if (!IS_ENABLED(CONFIG_TCG_TPM_RESTRICT_PCR)) {
