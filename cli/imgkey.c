@@ -78,19 +78,15 @@ int setup_key(struct run *r)
 	const char *name = ctl->key_name;
 	char err[CONF_MAX_LINE + 256];
 	bool tpm = name && !strcmp(name, CONF_KEY_TPM);
-	int resolved, ret, i;
+	int resolved, ret;
 
 	resolved = conf_resolve(&r->conf, ctl->profile, &r->prof, err,
 				sizeof(err));
 	/* --set key=tpm --setup-key means the TPM, as it would for a cycle. */
-	for (i = 0; !resolved && i < ctl->nsets; i++) {
-		if (profile_override(&r->prof, ctl->sets[i], err,
-				     sizeof(err))) {
-			hib_err("%s", err);
-			fputs("Try 'hibernate --help' for more information.\n",
-			      stderr);
-			return HIB_EXIT_USAGE;
-		}
+	if (!resolved) {
+		ret = apply_sets(r);
+		if (ret)
+			return ret;
 	}
 	if (!name && !resolved) {
 		tpm = profile_tpm(&r->prof);

@@ -116,16 +116,12 @@ static int show_status(struct run *r)
 	return 0;
 }
 
-static int resolve_profile(struct run *r)
+int apply_sets(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
 	char err[CONF_MAX_LINE + 256];
 	int i;
 
-	if (conf_resolve(&r->conf, ctl->profile, &r->prof, err, sizeof(err))) {
-		hib_err("%s", err);
-		return HIB_EXIT_CONFIG;
-	}
 	for (i = 0; i < ctl->nsets; i++) {
 		if (profile_override(&r->prof, ctl->sets[i], err,
 				     sizeof(err))) {
@@ -135,6 +131,22 @@ static int resolve_profile(struct run *r)
 			return HIB_EXIT_USAGE;
 		}
 	}
+	return 0;
+}
+
+static int resolve_profile(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	char err[CONF_MAX_LINE + 256];
+	int ret;
+
+	if (conf_resolve(&r->conf, ctl->profile, &r->prof, err, sizeof(err))) {
+		hib_err("%s", err);
+		return HIB_EXIT_CONFIG;
+	}
+	ret = apply_sets(r);
+	if (ret)
+		return ret;
 	if (profile_check_key(&r->prof, err, sizeof(err))) {
 		hib_err("%s", err);
 		return HIB_EXIT_CONFIG;

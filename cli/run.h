@@ -39,6 +39,8 @@ struct run {
 int hib_run(const struct hib_ctl *ctl);
 void note(struct run *r, const char *fmt, ...) HIB_PRINTF(2, 3);
 int setup_tpm(struct run *r);
+/* The --set overrides onto the resolved profile; 0 or HIB_EXIT_USAGE. */
+int apply_sets(struct run *r);
 
 /* trust.c */
 bool needs_root(const struct hib_ctl *ctl, const struct cfs *c);
