@@ -123,7 +123,10 @@ forge_run s2img sealget /dev/vda $fdir/genuine.blob
 # would refuse it as "not one the kernel makes" or for "other boot
 # measurements".  Creation data (after both TPM2Bs): the PCR selection
 # (10 bytes), the PCR digest (TPM2B, 32 bytes), locality, parent name
-# algorithm, parent name (TPM2B).
+# algorithm, parent name (TPM2B), parent qualified name, outside info;
+# the kernel refuses all of them with the one message the attack
+# expects, so all but the PCR digest must be the kernel's, byte for
+# byte: then only PCR 23's record can have refused it.
 cdata_at() {
 	_p=$((2 + $(be16 "$1" 0)))
 	echo $((_p + 2 + $(be16 "$1" $_p)))
@@ -137,6 +140,9 @@ if [ -z "$forge_fail" ]; then
 		cut_bytes $fdir/$b.blob $((c + 14)) 32 > $fdir/$b.digest
 		cut_bytes $fdir/$b.blob $((c + 51)) "$(be16 $fdir/$b.blob $((c + 49)))" \
 			> $fdir/$b.parent
+		clen=$((2 + $(be16 $fdir/$b.blob $c)))
+		{ cut_bytes $fdir/$b.blob $c 14
+		  cut_bytes $fdir/$b.blob $((c + 46)) $((clen - 46)); } > $fdir/$b.cmask
 	done
 	cut_bytes $fdir/genuine.blob 12 32 > $fdir/genuine.policy
 	# What the creation data must record: the boot PCRs and S, and what
@@ -150,8 +156,9 @@ if [ -z "$forge_fail" ]; then
 		why="policy $(hex $fdir/policy.dat) is not the kernel's $(hex $fdir/genuine.policy)"
 	elif ! cmp -s $fdir/genuine.head $fdir/forged.head ||
 	     ! cmp -s $fdir/genuine.sel $fdir/forged.sel ||
-	     ! cmp -s $fdir/forged.parent $fdir/genuine.parent; then
-		why="the forged object's public area or creation PCRs differ from the kernel's in more than PCR 23's record"
+	     ! cmp -s $fdir/forged.parent $fdir/genuine.parent ||
+	     ! cmp -s $fdir/forged.cmask $fdir/genuine.cmask; then
+		why="the forged object's public area or creation data differ from the kernel's in more than PCR 23's record (creation data but the digest: kernel's $(hex $fdir/genuine.cmask), root's $(hex $fdir/forged.cmask))"
 	elif [ "$(hex $fdir/genuine.digest)" != "$(cat $fdir/want)" ] ||
 	     [ "$(hex $fdir/forged.digest)" != "$(cat $fdir/got)" ]; then
 		why="creation PCR digests not as expected: kernel's $(hex $fdir/genuine.digest), want $(cat $fdir/want); root's $(hex $fdir/forged.digest), want $(cat $fdir/got)"
