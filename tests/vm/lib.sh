@@ -43,7 +43,8 @@
 #                   run one scenario with other settings
 #   host-prepare    optional host script run once the fresh disks exist,
 #                   before boot 1 (e.g. mkfs.ext4 on a data disk); gets
-#                   LOGDIR; a non-zero exit fails the scenario
+#                   LOGDIR, VM_KERNEL and VM_TOP; a non-zero exit fails
+#                   the scenario
 #   host-afterN     optional host script run after boot N's QEMU ended;
 #                   gets LOGDIR and prints RESULT lines (e.g. e2fsck -fn on
 #                   the disk images)
@@ -277,7 +278,8 @@ vm_scenario() {
 		i=$((i + 1))
 	done
 	if [ -x "$sdir/host-prepare" ] &&
-	   ! LOGDIR=$out "$sdir/host-prepare" > "$out/host-prepare.log" 2>&1; then
+	   ! LOGDIR=$out VM_KERNEL=$VM_KERNEL VM_TOP=$VM_TOP \
+		"$sdir/host-prepare" > "$out/host-prepare.log" 2>&1; then
 		echo "not ok - $name/host-prepare failed: $(tail -n 3 "$out/host-prepare.log" | tr '\n' ' ')" >> "$res"
 		return 1
 	fi

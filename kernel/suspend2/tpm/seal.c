@@ -21,6 +21,7 @@
 
 #include <crypto/sha2.h>
 #include <linux/device.h>
+#include <linux/kexec.h>
 #include <linux/panic.h>
 #include <linux/random.h>
 #include <linux/security.h>
@@ -610,6 +611,22 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	}
 	if (!IS_ENABLED(CONFIG_TCG_TPM_RESTRICT_PCR)) {
 		*why = "the kernel does not keep PCR 23 from user space";
+		return false;
+	}
+	/*
+	 * A kernel started by kexec inherits the boot PCRs: without patch
+	 * 0007 moving PCR 4 first, it could unseal, or forge, what this
+	 * kernel seals.  With it, a kernel loaded since boot means PCR 4
+	 * moved: a key sealed now would not unseal at the next boot, and one
+	 * sealed before does not unseal now (the next boot still can).
+	 */
+	if (IS_ENABLED(CONFIG_KEXEC_CORE) &&
+	    !IS_ENABLED(CONFIG_KEXEC_EXTEND_PCR)) {
+		*why = "the kernel can start another by kexec without moving PCR 4";
+		return false;
+	}
+	if (kexec_pcr_extended()) {
+		*why = "a kexec or crash kernel was loaded since boot, which moved PCR 4: reboot first";
 		return false;
 	}
 	return true;

@@ -7,6 +7,7 @@
 #define _SUSPEND2_TPM_H
 
 #include <linux/bits.h>
+#include <linux/kexec.h>
 #include <linux/types.h>
 #include "../image/format.h"
 
@@ -29,6 +30,10 @@ const char *s2_tpm_version(void);
  * an image: one sealed to fewer PCRs could come from any boot chain.
  */
 #define S2_TPM_BOOT_PCRS	(BIT(0) | BIT(2) | BIT(4) | BIT(7) | BIT(8))
+/* Patch 0007 moves KEXEC_PCR when a kexec kernel is loaded: it must be in. */
+#ifdef CONFIG_KEXEC_EXTEND_PCR
+static_assert(S2_TPM_BOOT_PCRS & BIT(KEXEC_PCR));
+#endif
 
 /* A TPM 2.0 the image key can be sealed to; else why not, in @why. */
 bool s2_tpm_usable(const char **why);

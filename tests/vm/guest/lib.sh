@@ -134,3 +134,11 @@ not_resumed() {
 	result resumed FAIL "boot 2 started afresh: ${1:-the image was not resumed}"
 	dmesg | grep -i -E "${2:-suspend2}" | tail -n 20
 }
+
+# extend_zeros HEX -- a SHA-256 PCR value HEX after one extend with 32 zero
+# bytes, SHA-256(HEX || 0^32), what kernel patch 0007 does on a kexec load;
+# upper-case hex, as sysfs shows PCRs.
+extend_zeros() {
+	{ printf "$(echo "$1" | sed 's/../\\x&/g')"; head -c 32 /dev/zero; } |
+		sha256sum | cut -c1-64 | tr a-f A-F
+}

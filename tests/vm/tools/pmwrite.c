@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ways into hibernation that kernel lockdown must keep closed, or
- * that must ask for CAP_SYS_ADMIN, tried as root's programs would:
+ * The ways into hibernation, or around it, that kernel lockdown must keep
+ * closed or guard, or that must ask for CAP_SYS_ADMIN, tried as root's
+ * programs would:
  *
  *   pmwrite swsuspend
  *	reboot(2) with LINUX_REBOOT_CMD_SW_SUSPEND: the kernel's own
@@ -10,6 +11,11 @@
  *   pmwrite nocap FILE WORD
  *	write WORD to FILE as root without CAP_SYS_ADMIN (dropped from the
  *	bounding, effective, permitted and inheritable sets first)
+ *   pmwrite kexecload KERNEL INITRD CMDLINE
+ *	kexec_file_load(2) KERNEL with INITRD and CMDLINE, as kexec -s does
+ *	(under lockdown the kernel must be signed by a trusted key)
+ *   pmwrite kexecrun
+ *	reboot(2) with LINUX_REBOOT_CMD_KEXEC: start the loaded kernel
  *
  * Prints "ok" or "refused: <errno text>".  Exit 0 (done), 1 (refused),
  * 3 (usage or setup failed).
@@ -87,6 +93,31 @@ int main(int argc, char **argv)
 		close(fd);
 		return done(0);
 	}
-	fputs("usage: pmwrite swsuspend | pmwrite nocap FILE WORD\n", stderr);
+	if (argc == 5 && !strcmp(argv[1], "kexecload")) {
+		int kfd = open(argv[2], O_RDONLY | O_CLOEXEC);
+		int ifd = open(argv[3], O_RDONLY | O_CLOEXEC);
+		long r;
+
+		if (kfd < 0 || ifd < 0) {
+			printf("cannot open %s or %s: %s\n", argv[2], argv[3],
+			       strerror(errno));
+			return 3;
+		}
+		/* The length counts the terminating NUL. */
+		r = syscall(SYS_kexec_file_load, kfd, ifd,
+			    strlen(argv[4]) + 1, argv[4], 0UL);
+		return done(r ? errno : 0);
+	}
+	if (argc == 2 && !strcmp(argv[1], "kexecrun")) {
+		long r;
+
+		sync();
+		r = syscall(SYS_reboot, LINUX_REBOOT_MAGIC1,
+			    LINUX_REBOOT_MAGIC2, LINUX_REBOOT_CMD_KEXEC, NULL);
+		return done(r ? errno : 0);
+	}
+	fputs("usage: pmwrite swsuspend | pmwrite nocap FILE WORD |\n"
+	      "       pmwrite kexecload KERNEL INITRD CMDLINE | pmwrite kexecrun\n",
+	      stderr);
 	return 3;
 }
