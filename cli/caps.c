@@ -58,6 +58,7 @@ void caps_parse(struct caps *c, const char *text)
 		{ "keys", offsetof(struct caps, keys) },
 		{ "actions", offsetof(struct caps, actions) },
 		{ "tpm", offsetof(struct caps, tpm) },
+		{ "tpm-refused", offsetof(struct caps, tpm_refused) },
 	};
 	const char *p = text;
 

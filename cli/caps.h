@@ -14,6 +14,7 @@ struct caps {
 	char keys[256];		/* key schemes: "keyring", "keyring tpm" */
 	char actions[256];
 	char tpm[256];		/* "none", "1.2", "2.0"; empty: not said */
+	char tpm_refused[256];	/* why keys has no tpm, in the kernel's words */
 	bool from_module;
 };
 

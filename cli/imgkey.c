@@ -340,15 +340,16 @@ static void tpm_caps_text(const struct run *r, char *buf, size_t len)
 }
 
 /*
- * Why the module does not offer key tpm, in words.  capabilities does not
- * carry the kernel's own reason (s2_tpm_usable()), only its tpm line: with
- * a TPM 2.0 seen, what is left is the kernel's PCR 23 restriction or a
- * virtual TPM.
+ * Why the module does not offer key tpm, in words: the kernel's own
+ * reason when capabilities carries it (tpm-refused), else guessed from
+ * its tpm line, as a module older than that line leaves us to.
  */
 static const char *tpm_why(const struct caps *c)
 {
 	if (!c->from_module)
 		return "the module does not say it can (no capabilities to read)";
+	if (*c->tpm_refused)
+		return c->tpm_refused;
 	if (!*c->tpm)
 		return "the module does not say which TPM it sees (a module too old for key tpm?)";
 	if (!strcmp(c->tpm, "none"))
@@ -421,8 +422,9 @@ int check_key_tpm(struct run *r)
 		note(r, "check: key tpm: offered by the module (%s)", says);
 		return 0;
 	}
-	hib_err("%s: profile %s: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; %s; nothing was frozen",
-		prof_where(&p->v[K_KEY], where, sizeof(where)), p->name, says);
+	hib_err("%s: profile %s: key tpm is not offered: %s; %s; nothing was frozen",
+		prof_where(&p->v[K_KEY], where, sizeof(where)), p->name,
+		tpm_why(&r->caps), says);
 	note(r, "check: key tpm: not offered by the module (%s): FAILED", says);
 	return HIB_EXIT_CONFIG;
 }

@@ -99,7 +99,7 @@ conf "encryption = aes-gcm" "key = tpm   "
 CAPS_KEYS='keys: keyring\ntpm: none'
 run_both "key = tpm, the module offers keyring only" 3 --test -f
 check "tpm refused: why, with the capabilities" grep -qx \
-	"hibernate: $T/c.conf:6: profile p: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; capabilities says: keys: keyring, tpm: none; nothing was frozen" "$T/real.err"
+	"hibernate: $T/c.conf:6: profile p: key tpm is not offered: the kernel sees no TPM (none in this machine, turned off in the firmware, or its driver, tpm_tis or tpm_crb, not loaded); capabilities says: keys: keyring, tpm: none; nothing was frozen" "$T/real.err"
 check "tpm refused: one message" test "$(wc -l <"$T/real.err")" = 1
 check "tpm refused: the dry run fails the check" grep -qx \
 	"# check: key tpm: not offered by the module (capabilities says: keys: keyring, tpm: none): FAILED" "$T/dry.out"
@@ -112,10 +112,15 @@ run_both "key = tpm, an older module with no keys line" 3 --test -f
 CAPS_KEYS='keys: keyring\ntpm: 1.2'
 run_both "key = tpm, a TPM 1.2" 3 --test -f
 check "TPM 1.2: refused, the tpm line quoted" grep -qx \
-	"hibernate: $T/c.conf:6: profile p: key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; capabilities says: keys: keyring, tpm: 1.2; nothing was frozen" "$T/real.err"
+	"hibernate: $T/c.conf:6: profile p: key tpm is not offered: the TPM is a 1.2, and key tpm needs a TPM 2.0; capabilities says: keys: keyring, tpm: 1.2; nothing was frozen" "$T/real.err"
 CAPS_KEYS=NOFILE
 run_both "key = tpm, no capabilities file" 3 --test -f
-check "no capabilities: said" grep -q "key tpm needs a TPM 2.0 and a kernel that keeps PCR 23 to itself; cannot read $CFS/capabilities; nothing was frozen" "$T/real.err"
+check "no capabilities: said" grep -q "key tpm is not offered: the module does not say it can (no capabilities to read); cannot read $CFS/capabilities; nothing was frozen" "$T/real.err"
+# The kernel's own reason, when capabilities carries it, is the one given.
+CAPS_KEYS='keys: keyring\ntpm: 2.0\ntpm-refused: a kexec or crash kernel was loaded since boot, which moved PCR 4: reboot first'
+run_both "key = tpm, the kernel says why not" 3 --test -f
+check "kernel's reason: quoted" grep -qx \
+	"hibernate: $T/c.conf:6: profile p: key tpm is not offered: a kexec or crash kernel was loaded since boot, which moved PCR 4: reboot first; capabilities says: keys: keyring, tpm: 2.0; nothing was frozen" "$T/real.err"
 conf "encryption = none" "key = tpm"
 run_both "key = tpm with encryption none: nothing to seal, not checked" 0 --test -f
 conf "encryption = aes-gcm" "key = tpm"

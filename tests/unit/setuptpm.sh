@@ -78,6 +78,9 @@ check "TPM 1.2: why" grep -q "cannot seal hibernation images to the TPM: the TPM
 fake_caps 'keys: keyring\ntpm: 2.0'
 setup "TPM 2.0, no PCR 23 restriction" 3 --setup-key tpm
 check "no PCR 23 restriction: why" grep -q "the TPM is a 2.0, but the kernel will not seal to it: it was built without CONFIG_TCG_TPM_RESTRICT_PCR (kernel patch 0004), so user space could change PCR 23, or the TPM is a virtual one" "$T/err"
+fake_caps 'keys: keyring\ntpm: 2.0\ntpm-refused: a kexec or crash kernel was loaded since boot, which moved PCR 4: reboot first'
+setup "TPM 2.0, the kernel says why not" 3 --setup-key tpm
+check "kernel's reason: given, not guessed" grep -qx "hibernate: key tpm: this kernel cannot seal hibernation images to the TPM: a kexec or crash kernel was loaded since boot, which moved PCR 4: reboot first; capabilities says: keys: keyring, tpm: 2.0; no key file was made" "$T/err"
 fake_caps 'keys: keyring'
 setup "an older module: no tpm line" 3 --setup-key tpm
 check "no tpm line: why" grep -q "the module does not say which TPM it sees" "$T/err"

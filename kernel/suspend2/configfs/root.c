@@ -25,6 +25,7 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 {
 	const char *name, *no_tpm;
 	ssize_t len;
+	bool tpm_ok;
 	int i;
 
 	len = sysfs_emit(page, "compressors:");
@@ -43,8 +44,11 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 		if (s2_aead_available(i))
 			len += sysfs_emit_at(page, len, " %s",
 					     s2_encryption_names[i]);
-	len += sysfs_emit_at(page, len, "\nkeys: keyring%s",
-			     s2_tpm_usable(&no_tpm) ? " tpm" : "");
+	tpm_ok = s2_tpm_usable(&no_tpm);
+	len += sysfs_emit_at(page, len, "\nkeys: keyring%s", tpm_ok ? " tpm" : "");
+	/* The kernel's own reason, so that user space need not guess it. */
+	if (!tpm_ok)
+		len += sysfs_emit_at(page, len, "\ntpm-refused: %s", no_tpm);
 	len += sysfs_emit_at(page, len, "\ntpm: %s", s2_tpm_version());
 	len += sysfs_emit_at(page, len, "\npowerdown:");
 	for (i = 0; i < S2_NR_POWERDOWN; i++)

@@ -197,9 +197,12 @@ static int image_key(struct s2_image *img, const struct s2_settings *set,
 	if (crypt->enc == S2_ENC_NONE && img->tpm) {
 		const char *no_tpm;
 
-		/* Not the image's fault: the TPM's driver may bind later. */
+		/*
+		 * Not the image's fault: the TPM's driver may bind later, and
+		 * a kernel started by kexec leaves it to the next boot.
+		 */
 		if (!s2_tpm_usable(&no_tpm)) {
-			*why = "image's key is sealed to the TPM, which this kernel cannot use now (TPM driver not loaded?)";
+			*why = no_tpm;
 			return -ENOKEY;
 		}
 		/* Unsealed once user space is frozen: s2_image_unseal(). */

@@ -15,6 +15,7 @@
  * The sources are compiled straight into the test module.
  */
 #include "../tpm/wire.c"
+#include "../tpm/eventlog.c"
 #include "../tpm/seal.c"
 #include "../tpm/counter.c"
 #include "../crypt/sealed.c"
@@ -322,4 +323,172 @@ static struct kunit_suite s2_tpm_suite = {
 	.test_cases = s2_tpm_cases,
 };
 
-kunit_test_suite(s2_tpm_suite);
+/*
+ * The event log replay (tpm/eventlog.c), on logs built here: no TPM.  A
+ * crypto-agile log with a SHA-1 and a SHA-256 bank, events for PCRs 0 and
+ * 4, then the zeros an ACPI log area is padded with.
+ */
+struct t_log {
+	u8 buf[512];
+	size_t len;
+};
+
+static void t_put(struct t_log *l, const void *p, size_t n)
+{
+	memcpy(l->buf + l->len, p, n);
+	l->len += n;
+}
+
+static void t_put32(struct t_log *l, u32 v)
+{
+	__le32 x = cpu_to_le32(v);
+
+	t_put(l, &x, 4);
+}
+
+static void t_put16(struct t_log *l, u16 v)
+{
+	__le16 x = cpu_to_le16(v);
+
+	t_put(l, &x, 2);
+}
+
+static void t_log_header(struct t_log *l, u32 nalgs)
+{
+	static const u8 sha1[TPM_DIGEST_SIZE];
+
+	l->len = 0;
+	memset(l->buf, 0, sizeof(l->buf));
+	t_put32(l, 0);
+	t_put32(l, EV_NO_ACTION_TYPE);
+	t_put(l, sha1, sizeof(sha1));
+	t_put32(l, 16 + 8 + 4 + 4 * nalgs + 1);
+	t_put(l, SPEC_ID_SIGNATURE, 16);
+	t_put32(l, 0);			/* platform class */
+	t_put32(l, 0x00020000);		/* version 2.0, errata, uintnsize */
+	t_put32(l, nalgs);
+	t_put16(l, TPM_ALG_SHA1);
+	t_put16(l, TPM_DIGEST_SIZE);
+	if (nalgs > 1) {
+		t_put16(l, TPM_ALG_SHA256);
+		t_put16(l, SHA256_DIGEST_SIZE);
+	}
+	t_put(l, "", 1);		/* vendorInfoSize */
+}
+
+static void t_log_event(struct t_log *l, u32 pcr, u32 type, u8 fill)
+{
+	u8 d[SHA256_DIGEST_SIZE];
+
+	memset(d, fill, sizeof(d));
+	t_put32(l, pcr);
+	t_put32(l, type);
+	t_put32(l, 2);
+	t_put16(l, TPM_ALG_SHA1);
+	t_put(l, d, TPM_DIGEST_SIZE);
+	t_put16(l, TPM_ALG_SHA256);
+	t_put(l, d, SHA256_DIGEST_SIZE);
+	t_put32(l, 3);
+	t_put(l, "abc", 3);
+}
+
+static void t_extend(u8 *pcr, u8 fill)
+{
+	u8 both[2 * SHA256_DIGEST_SIZE];
+
+	memcpy(both, pcr, SHA256_DIGEST_SIZE);
+	memset(both + SHA256_DIGEST_SIZE, fill, SHA256_DIGEST_SIZE);
+	sha256(both, sizeof(both), pcr);
+}
+
+static void s2_tpm_log_replays(struct kunit *test)
+{
+	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	u8 want[SHA256_DIGEST_SIZE] = {}, got[SHA256_DIGEST_SIZE];
+	const char *why = NULL;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	t_log_header(l, 2);
+	t_log_event(l, 4, 13, 0x11);
+	t_log_event(l, 0, 8, 0x22);
+	t_log_event(l, 4, EV_NO_ACTION_TYPE, 0x33);	/* not extended */
+	t_log_event(l, 4, 4, 0x44);
+	t_extend(want, 0x11);
+	t_extend(want, 0x44);
+	/* With and without the padding an ACPI log area has. */
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why), 0);
+	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, sizeof(l->buf), 4, got,
+						&why), 0);
+	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
+}
+
+static void s2_tpm_log_hostile(struct kunit *test)
+{
+	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	u8 got[SHA256_DIGEST_SIZE];
+	const char *why = NULL;
+	size_t head, cut, ev;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	t_log_header(l, 2);
+	head = l->len;
+	t_log_event(l, 4, 13, 0x11);
+	/* Cut anywhere (a header alone is a log without events). */
+	for (cut = 0; cut < l->len; cut++)
+		KUNIT_EXPECT_EQ_MSG(test, s2_tpm_log_replay(l->buf, cut, 4, got,
+							    &why),
+				    cut == head ? 0 : -EINVAL, "cut at %zu", cut);
+	/* No SHA-256 bank. */
+	t_log_header(l, 1);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	KUNIT_EXPECT_TRUE(test, why && strstr(why, "SHA-256"));
+	/*
+	 * A digest count above the banks', an algorithm not listed.  An
+	 * event: pcr, type, count at 8, SHA-1 at 12, SHA-256 at 34, its
+	 * size at 68 and data at 72.
+	 */
+	t_log_header(l, 2);
+	ev = l->len;
+	t_log_event(l, 4, 13, 0x11);
+	put_unaligned_le32(3, l->buf + ev + 8);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	t_log_header(l, 2);
+	t_log_event(l, 4, 13, 0x11);
+	put_unaligned_le16(0x0012, l->buf + ev + 12);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	/* An event size past the end. */
+	t_log_header(l, 2);
+	t_log_event(l, 4, 13, 0x11);
+	put_unaligned_le32(0xfffffff0, l->buf + ev + 68);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	/* Zeros where an event should be, then more log. */
+	t_log_header(l, 2);
+	l->len += 12;
+	t_log_event(l, 4, 13, 0x11);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	/* Not a Spec ID header. */
+	t_log_header(l, 2);
+	l->buf[32] ^= 1;
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(NULL, 0, 4, got, &why), -EINVAL);
+}
+
+static struct kunit_case s2_tpm_log_cases[] = {
+	KUNIT_CASE(s2_tpm_log_replays),
+	KUNIT_CASE(s2_tpm_log_hostile),
+	{}
+};
+
+static struct kunit_suite s2_tpm_log_suite = {
+	.name = "suspend2_tpm_eventlog",
+	.test_cases = s2_tpm_log_cases,
+};
+
+kunit_test_suites(&s2_tpm_suite, &s2_tpm_log_suite);

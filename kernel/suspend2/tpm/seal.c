@@ -632,18 +632,56 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	return true;
 }
 
+/*
+ * Whether KEXEC_PCR (4) holds what the firmware's event log replays to.
+ * Patch 0007 extends it, unlogged, when a kexec kernel is loaded; a
+ * kernel that finds it moved was started by kexec (or PCR 4 was extended
+ * since boot, which root may do to itself): what it seals the next boot
+ * would refuse, and a key sealed at that value could have been made by a
+ * kernel that lets root choose it.  Checked with the ops lock held.
+ */
+static bool kexec_pcr_as_logged(struct tpm_chip *chip, const char **why)
+{
+	const u8 *log = chip->log.bios_event_log;
+	u8 logged[SHA256_DIGEST_SIZE], now[SHA256_DIGEST_SIZE];
+	const char *bad;
+
+	if (!log) {
+		*why = "the firmware left no TPM event log to check PCR 4 against";
+		return false;
+	}
+	if (s2_tpm_log_replay(log, (const u8 *)chip->log.bios_event_log_end - log,
+			      S2_KEXEC_PCR, logged, &bad)) {
+		*why = bad;
+		return false;
+	}
+	if (pcr_read(chip, S2_KEXEC_PCR, now)) {
+		*why = "the TPM did not answer a PCR read";
+		return false;
+	}
+	if (memcmp(now, logged, sizeof(now))) {
+		*why = "PCR 4 is off the event log: started by kexec, or extended since boot";
+		return false;
+	}
+	return true;
+}
+
 struct tpm_chip *s2_tpm_get(const char **why)
 {
 	struct tpm_chip *chip = tpm_default_chip();
 
 	if (!chip) {
-		*why = "there is no TPM";
+		*why = "there is no TPM (or its driver is not loaded)";
 		return NULL;
 	}
 	if (!s2_tpm_flags_ok(chip, why))
 		goto put;
 	if (tpm_try_get_ops(chip)) {
 		*why = "the TPM is going away";
+		goto put;
+	}
+	if (!kexec_pcr_as_logged(chip, why)) {
+		tpm_put_ops(chip);
 		goto put;
 	}
 	return chip;

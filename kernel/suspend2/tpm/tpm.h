@@ -30,10 +30,22 @@ const char *s2_tpm_version(void);
  * an image: one sealed to fewer PCRs could come from any boot chain.
  */
 #define S2_TPM_BOOT_PCRS	(BIT(0) | BIT(2) | BIT(4) | BIT(7) | BIT(8))
-/* Patch 0007 moves KEXEC_PCR when a kexec kernel is loaded: it must be in. */
+/*
+ * The PCR patch 0007 moves, unlogged, when a kexec kernel is loaded: a
+ * kernel that finds it off the event log was started by kexec.
+ */
+#define S2_KEXEC_PCR		4
+static_assert(S2_TPM_BOOT_PCRS & BIT(S2_KEXEC_PCR));
 #ifdef CONFIG_KEXEC_EXTEND_PCR
-static_assert(S2_TPM_BOOT_PCRS & BIT(KEXEC_PCR));
+static_assert(KEXEC_PCR == S2_KEXEC_PCR);
 #endif
+
+/*
+ * tpm/eventlog.c: replay the SHA-256 bank of @pcr from a crypto-agile
+ * event log; 0, or -EINVAL and why not.
+ */
+int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
+		      const char **why);
 
 /* A TPM 2.0 the image key can be sealed to; else why not, in @why. */
 bool s2_tpm_usable(const char **why);

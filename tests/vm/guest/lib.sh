@@ -135,6 +135,9 @@ not_resumed() {
 	dmesg | grep -i -E "${2:-suspend2}" | tail -n 20
 }
 
+# pcr4 -- PCR 4 of the SHA-256 bank, as sysfs shows it.
+pcr4() { cat /sys/class/tpm/tpm0/pcr-sha256/4; }
+
 # extend_zeros HEX -- a SHA-256 PCR value HEX after one extend with 32 zero
 # bytes, SHA-256(HEX || 0^32), what kernel patch 0007 does on a kexec load;
 # upper-case hex, as sysfs shows PCRs.
