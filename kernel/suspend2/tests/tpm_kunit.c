@@ -472,6 +472,11 @@ static void s2_tpm_log_hostile(struct kunit *test)
 	t_log_event(l, 4, 13, 0x11);
 	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
 			-EINVAL);
+	/* SHA-256 listed twice, first with a SHA-1 size: the digest would be short. */
+	t_log_header(l, 2);
+	put_unaligned_le16(TPM_ALG_SHA256, l->buf + head - 1 - 8);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(l->buf, l->len, 4, got, &why),
+			-EINVAL);
 	/* Not a Spec ID header. */
 	t_log_header(l, 2);
 	l->buf[32] ^= 1;

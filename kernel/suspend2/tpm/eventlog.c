@@ -93,14 +93,23 @@ static int read_spec_id(struct log_rd *rd, struct log_banks *b,
 		return -EINVAL;
 	}
 	for (i = 0; i < b->count; i++) {
+		u32 j;
+
 		if (!take_le16(&ev, &b->alg[i]) ||
 		    !take_le16(&ev, &b->size[i]) ||
-		    b->size[i] > SHA512_DIGEST_SIZE) {
-			*why = "the TPM event log's Spec ID event is malformed";
-			return -EINVAL;
-		}
+		    b->size[i] > SHA512_DIGEST_SIZE ||
+		    (b->alg[i] == TPM_ALG_SHA256 &&
+		     b->size[i] != SHA256_DIGEST_SIZE))
+			goto bad;
+		/* A bank listed twice: which size would its digests have? */
+		for (j = 0; j < i; j++)
+			if (b->alg[j] == b->alg[i])
+				goto bad;
 	}
 	return 0;
+bad:
+	*why = "the TPM event log's Spec ID event is malformed";
+	return -EINVAL;
 }
 
 /*
@@ -125,8 +134,7 @@ int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
 	if (rc)
 		return rc;
 	for (i = 0; i < b.count; i++)
-		if (b.alg[i] == TPM_ALG_SHA256 &&
-		    b.size[i] == SHA256_DIGEST_SIZE)
+		if (b.alg[i] == TPM_ALG_SHA256)
 			sha256_bank = true;
 	if (!sha256_bank) {
 		*why = "the TPM event log has no SHA-256 bank";
