@@ -669,6 +669,8 @@ static bool kexec_pcr_as_logged(struct tpm_chip *chip, const char **why)
 struct tpm_chip *s2_tpm_get(const char **why)
 {
 	struct tpm_chip *chip = tpm_default_chip();
+	struct device *parent;
+	bool logged;
 
 	if (!chip) {
 		*why = "there is no TPM (or its driver is not loaded)";
@@ -676,11 +678,26 @@ struct tpm_chip *s2_tpm_get(const char **why)
 	}
 	if (!s2_tpm_flags_ok(chip, why))
 		goto put;
+	/*
+	 * The TPM core frees chip->log when the chip is unregistered, before
+	 * it waits for the holders of its ops.  A chip is unregistered from
+	 * its driver's remove, under the lock of the device it hangs from:
+	 * holding that lock while the log is read keeps the log there.
+	 */
+	parent = chip->dev.parent;
+	if (!parent) {
+		*why = "the TPM has no device behind it";
+		goto put;
+	}
+	device_lock(parent);
 	if (tpm_try_get_ops(chip)) {
+		device_unlock(parent);
 		*why = "the TPM is going away";
 		goto put;
 	}
-	if (!kexec_pcr_as_logged(chip, why)) {
+	logged = kexec_pcr_as_logged(chip, why);
+	device_unlock(parent);
+	if (!logged) {
 		tpm_put_ops(chip);
 		goto put;
 	}
