@@ -47,7 +47,16 @@ static const struct hibernation_delegate s2_delegate = {
 
 void s2_delegate_init(void)
 {
-	int error = hibernation_set_delegate(&s2_delegate);
+	const char *why;
+	int error;
+
+	/*
+	 * available() may not talk to the TPM; a kernel started by kexec
+	 * learns here, once, that PCR 4 is off the event log, so that it
+	 * never offers disk (tpm/seal.c keeps the answer).
+	 */
+	s2_tpm_usable(&why);
+	error = hibernation_set_delegate(&s2_delegate);
 
 	/* Only /sys/power/state under lockdown depends on it. */
 	if (error)

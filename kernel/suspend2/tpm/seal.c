@@ -589,6 +589,16 @@ out:
  * the chip's ops (no TPM I/O); other bits of the word change under
  * suspend, hence READ_ONCE().
  */
+#define S2_PCR4_OFF_LOG \
+	"PCR 4 is off the event log: started by kexec, or extended since boot"
+
+/*
+ * Set once PCR 4 was found off the event log (kexec_pcr_as_logged()): it
+ * cannot come back before the TPM is reset, and the flag checks, which
+ * may not talk to the TPM, can then say so too.
+ */
+static bool s2_pcr4_off_log;
+
 static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 {
 	unsigned int flags = READ_ONCE(chip->flags);
@@ -623,6 +633,10 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	if (IS_ENABLED(CONFIG_KEXEC_CORE) &&
 	    !IS_ENABLED(CONFIG_KEXEC_EXTEND_PCR)) {
 		*why = "the kernel can start another by kexec without moving PCR 4";
+		return false;
+	}
+	if (READ_ONCE(s2_pcr4_off_log)) {
+		*why = S2_PCR4_OFF_LOG;
 		return false;
 	}
 	if (kexec_pcr_extended()) {
@@ -660,7 +674,8 @@ static bool kexec_pcr_as_logged(struct tpm_chip *chip, const char **why)
 		return false;
 	}
 	if (memcmp(now, logged, sizeof(now))) {
-		*why = "PCR 4 is off the event log: started by kexec, or extended since boot";
+		WRITE_ONCE(s2_pcr4_off_log, true);
+		*why = S2_PCR4_OFF_LOG;
 		return false;
 	}
 	return true;
