@@ -20,6 +20,9 @@
 #                               the scenario's boots as a chip's would be;
 #                               the initramfs has tpm2-tools when the host
 #                               has them (initrd-tpm2.gz)
+#                     SWTPM_LOG_LEVEL  swtpm's log level (2); 20 logs
+#                               every command and response in hex, as a
+#                               sniffer on the TPM's bus would see them
 #                     EXPECT    RESULT names that must appear as PASS
 #                     REQUIRES  files under build/ the scenario needs
 #                               (a *.ko is looked up in VM_MODULES)
@@ -211,7 +214,7 @@ vm_swtpm_start() {
 	if ! swtpm socket --tpm2 --tpmstate "dir=$out/tpm" \
 		--ctrl "type=unixio,path=$VM_SWTPM_SOCK" --terminate \
 		--pid "file=$out/swtpm-boot$n.pid" \
-		--log "file=$out/swtpm-boot$n.log,level=2" --daemon; then
+		--log "file=$out/swtpm-boot$n.log,level=${SWTPM_LOG_LEVEL:-2}" --daemon; then
 		echo "not ok - ${out##*/}/boot$n swtpm did not start (make deps installs swtpm)" >> "$out/synthetic"
 		return 1
 	fi
@@ -254,7 +257,7 @@ vm_scenario() {
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
 	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM
-	unset HOST_CHECK
+	unset HOST_CHECK SWTPM_LOG_LEVEL
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
 	. "$sdir/scenario.conf"

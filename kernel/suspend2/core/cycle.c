@@ -669,6 +669,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		pm_restore_gfp_mask();
 	} else if (s2_boot_record_found()) {
 		resumed = true;
+		s2_tpm_restored();
 		s2_collect_boot_record(snapshot_real_ns, &fz);
 		pr_info("resumed\n");
 	} else if (strcmp(pm_test, "none")) {
@@ -681,6 +682,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	} else if (s2_came_back_from_off(offline_clock)) {
 		/* Resumed, but the boot kernel could not leave its record. */
 		resumed = true;
+		s2_tpm_restored();
 		s2_collect_boot_record(snapshot_real_ns, &fz);
 		pr_info("resumed\n");
 	} else {

@@ -427,18 +427,30 @@ static int create_sealed(struct tpm_chip *chip, u32 parent,
 	put_be16(pub, &n, TPM_ALG_NULL);	/* scheme */
 	put_be16(pub, &n, 0);			/* unique */
 
-	rc = tpm_buf_init(&buf, TPM2_ST_SESSIONS, TPM2_CC_CREATE);
+	/*
+	 * The parent's auth is empty, but the kernel's HMAC session (salted
+	 * to the null seed) encrypts inSensitive, the image key, on its way
+	 * over the TPM's bus.
+	 */
+	rc = tpm2_start_auth_session(chip);
 	if (rc)
 		return rc;
-	tpm_buf_append_u32(&buf, parent);
-	s2_wr_password_auth(&buf);
+	rc = tpm_buf_init(&buf, TPM2_ST_SESSIONS, TPM2_CC_CREATE);
+	if (rc) {
+		tpm2_end_auth_session(chip);
+		return rc;
+	}
+	rc = tpm_buf_append_name(chip, &buf, parent, NULL);
+	if (rc)
+		goto out;
+	tpm_buf_append_hmac_session(chip, &buf, TPM2_SA_DECRYPT, NULL, 0);
 	tpm_buf_append_u16(&buf, 2 + 2 + secret_len);	/* inSensitive */
 	tpm_buf_append_u16(&buf, 0);			/* userAuth */
 	s2_wr_tpm2b(&buf, secret, secret_len);
 	s2_wr_tpm2b(&buf, pub, n);
 	tpm_buf_append_u16(&buf, 0);			/* outsideInfo */
 	s2_wr_pcr_selection(&buf, st->selection);	/* creationPCR */
-	rc = s2_tpm_send(chip, &buf, &rd, "sealing the image key");
+	rc = s2_tpm_send_hmac(chip, &buf, &rd, "sealing the image key");
 	if (rc)
 		goto out;
 	s2_rd_u32(&rd);					/* parameterSize */
@@ -564,11 +576,25 @@ static int unseal_with_policy(struct tpm_chip *chip, u32 object,
 		goto out;
 	}
 
-	/* The session ends with this command, whatever its outcome. */
+	/*
+	 * The policy session ends with this command, whatever its outcome.
+	 * The kernel's HMAC session rides along to encrypt the answer, the
+	 * image key, on the TPM's bus.
+	 */
+	rc = tpm2_start_auth_session(chip);
+	if (rc) {
+		tpm2_flush_context(chip, session);
+		goto out;
+	}
 	tpm_buf_reset(&buf, TPM2_ST_SESSIONS, TPM2_CC_UNSEAL);
-	tpm_buf_append_u32(&buf, object);
+	rc = tpm_buf_append_name(chip, &buf, object, NULL);
+	if (rc) {
+		tpm2_flush_context(chip, session);
+		goto out;
+	}
 	s2_wr_policy_auth(&buf, session);
-	rc = s2_tpm_send(chip, &buf, &rd, NULL);
+	tpm_buf_append_hmac_session_opt(chip, &buf, TPM2_SA_ENCRYPT, NULL, 0);
+	rc = s2_tpm_send_hmac(chip, &buf, &rd, NULL);
 	if (rc) {
 		tpm2_flush_context(chip, session);
 		goto out;

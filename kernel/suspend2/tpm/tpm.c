@@ -22,3 +22,31 @@ const char *s2_tpm_version(void)
 	put_device(&chip->dev);
 	return version;
 }
+
+#ifdef CONFIG_TCG_TPM2_HMAC
+/*
+ * The TPM core's start-of-day set-up of its HMAC sessions, exported but
+ * declared only in drivers/char/tpm/tpm.h: it derives the null seed's key
+ * again and records its name.
+ */
+int tpm2_sessions_init(struct tpm_chip *chip);
+#endif
+
+void s2_tpm_restored(void)
+{
+#ifdef CONFIG_TCG_TPM2_HMAC
+	struct tpm_chip *chip = tpm_default_chip();
+	int rc;
+
+	if (!chip)
+		return;
+	if (tpm_is_tpm2(chip) > 0 && !tpm_try_get_ops(chip)) {
+		rc = tpm2_sessions_init(chip);
+		tpm_put_ops(chip);
+		if (rc)
+			pr_warn("suspend2: the TPM's null key after the resume: error %d\n",
+				rc);
+	}
+	put_device(&chip->dev);
+#endif
+}

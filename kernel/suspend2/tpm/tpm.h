@@ -15,6 +15,16 @@
 const char *s2_tpm_version(void);
 
 /*
+ * In the kernel that was just restored: the machine was off, so the TPM
+ * was reset and its null seed changed.  The kernel salts its HMAC
+ * sessions to the null seed's key and, finding that key's name other
+ * than the one it learnt at boot, takes the TPM for an interposer and
+ * turns it off for good.  This kernel booted before the reset: it learns
+ * the new name here, before anything starts a session, as a boot would.
+ */
+void s2_tpm_restored(void);
+
+/*
  * A sealed secret as stored (at most S2_TPM_BLOB_MAX bytes): the sealed
  * object's TPM2B_PUBLIC and TPM2B_PRIVATE, its TPM2B_CREATION_DATA and
  * its TPMT_TK_CREATION.

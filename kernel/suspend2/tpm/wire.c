@@ -131,6 +131,34 @@ void s2_wr_pcr_selection(struct tpm_buf *buf, u32 pcrs)
  * Sends @buf; on success @rd reads the response's body, past its header.
  * Returns 0, a negative errno, or the TPM's positive response code.
  */
+/*
+ * The same for a command carrying the kernel's HMAC session
+ * (tpm2_start_auth_session(), CONFIG_TCG_TPM2_HMAC): the session's HMAC
+ * and parameter encryption are filled in, and the response's HMAC is
+ * checked and its first parameter decrypted before it is read.  Without
+ * the kernel's sessions these do nothing, and the command goes as built.
+ */
+int s2_tpm_send_hmac(struct tpm_chip *chip, struct tpm_buf *buf,
+		     struct s2_rd *rd, const char *what)
+{
+	int rc;
+
+	if (buf->flags & TPM_BUF_OVERFLOW) {
+		tpm2_end_auth_session(chip);
+		return -E2BIG;
+	}
+	rc = tpm_buf_fill_hmac_session(chip, buf);
+	if (rc)
+		return rc;
+	rc = tpm_transmit_cmd(chip, buf, 0, what);
+	rc = tpm_buf_check_hmac_response(chip, buf, rc);
+	if (rc)
+		return rc;
+	s2_rd_init(rd, buf->data, tpm_buf_length(buf));
+	s2_rd_bytes(rd, TPM_HEADER_SIZE);
+	return rd->bad ? -EIO : 0;
+}
+
 int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
 		const char *what)
 {

@@ -42,6 +42,8 @@ void s2_pcr_selection_bytes(u32 pcrs, u8 *out);
 
 int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
 		const char *what);
+int s2_tpm_send_hmac(struct tpm_chip *chip, struct tpm_buf *buf,
+		     struct s2_rd *rd, const char *what);
 
 /*
  * tpm/seal.c: the default chip if it is a TPM 2.0 the kernel keeps PCR 23
