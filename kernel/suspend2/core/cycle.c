@@ -686,7 +686,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_collect_boot_record(snapshot_real_ns, &fz);
 		pr_info("resumed\n");
 	} else {
-		/* No image and no record of a restore: create_image() gave up. */
+		/*
+		 * No image and no record of a restore: create_image() gave up
+		 * (or a restore left no trace: the TPM may have been reset).
+		 */
+		s2_tpm_restored();
 		error = -EAGAIN;
 		s2_results_set_error(error,
 				     "a wakeup event aborted the atomic copy, no image written");

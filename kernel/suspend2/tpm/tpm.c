@@ -41,6 +41,8 @@ void s2_tpm_restored(void)
 	if (!chip)
 		return;
 	if (tpm_is_tpm2(chip) > 0 && !tpm_try_get_ops(chip)) {
+		/* A session from before the reset is gone with it. */
+		tpm2_end_auth_session(chip);
 		rc = tpm2_sessions_init(chip);
 		tpm_put_ops(chip);
 		if (rc)

@@ -19,8 +19,11 @@ const char *s2_tpm_version(void);
  * was reset and its null seed changed.  The kernel salts its HMAC
  * sessions to the null seed's key and, finding that key's name other
  * than the one it learnt at boot, takes the TPM for an interposer and
- * turns it off for good.  This kernel booted before the reset: it learns
- * the new name here, before anything starts a session, as a boot would.
+ * turns it off for good.  This kernel booted before the reset: it ends
+ * any session it had and learns the new name here, as a boot would, as
+ * soon as the cycle code runs again (a kernel thread that used the TPM
+ * in between would still trip the check: docs/tpm-lockdown.md, Limits).
+ * Harmless when the TPM was not reset: the same seed gives the same name.
  */
 void s2_tpm_restored(void);
 
