@@ -610,11 +610,6 @@ out:
 	return rc;
 }
 
-/*
- * What the chip's flags alone say against sealing to it, read without
- * the chip's ops (no TPM I/O); other bits of the word change under
- * suspend, hence READ_ONCE().
- */
 #define S2_PCR4_OFF_LOG \
 	"PCR 4 is off the event log: started by kexec, or extended since boot"
 
@@ -625,6 +620,11 @@ out:
  */
 static bool s2_pcr4_off_log;
 
+/*
+ * What the chip's flags alone say against sealing to it, read without
+ * the chip's ops (no TPM I/O); other bits of the word change under
+ * suspend, hence READ_ONCE().
+ */
 static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 {
 	unsigned int flags = READ_ONCE(chip->flags);
