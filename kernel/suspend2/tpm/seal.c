@@ -612,6 +612,8 @@ out:
 
 #define S2_PCR4_OFF_LOG \
 	"PCR 4 is off the event log: started by kexec, or extended since boot"
+#define S2_KEXEC_STARTED \
+	"this kernel was started by kexec, so the boot PCRs are not its own: reboot first"
 
 /*
  * Set once PCR 4 was found off the event log (kexec_pcr_as_logged()): it
@@ -655,10 +657,25 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	 * kernel seals.  With it, a kernel loaded since boot means PCR 4
 	 * moved: a key sealed now would not unseal at the next boot, and one
 	 * sealed before does not unseal now (the next boot still can).
+	 * The patch is also what tells this kernel whether kexec started it,
+	 * which only x86 records.
 	 */
-	if (IS_ENABLED(CONFIG_KEXEC_CORE) &&
-	    !IS_ENABLED(CONFIG_KEXEC_EXTEND_PCR)) {
-		*why = "the kernel can start another by kexec without moving PCR 4";
+	if (!IS_ENABLED(CONFIG_KEXEC_EXTEND_PCR)) {
+		*why = "the kernel cannot tell kexec's part in the boot PCRs (no CONFIG_KEXEC_EXTEND_PCR)";
+		return false;
+	}
+	if (!IS_ENABLED(CONFIG_X86)) {
+		*why = "only x86 records whether kexec started the kernel";
+		return false;
+	}
+	/*
+	 * Its loader may have moved PCR 4 and then let root rewrite the
+	 * event log in memory to match, or not moved it at all (a kernel
+	 * without patch 0007, booted by the firmware, that let root seal a
+	 * key of its choosing): the boot PCRs are not this kernel's own.
+	 */
+	if (kexec_started()) {
+		*why = S2_KEXEC_STARTED;
 		return false;
 	}
 	if (READ_ONCE(s2_pcr4_off_log)) {
