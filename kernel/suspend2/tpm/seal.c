@@ -661,7 +661,7 @@ static bool s2_tpm_flags_ok(struct tpm_chip *chip, const char **why)
 	 * which only x86 records.
 	 */
 	if (!IS_ENABLED(CONFIG_KEXEC_EXTEND_PCR)) {
-		*why = "the kernel cannot tell kexec's part in the boot PCRs (no CONFIG_KEXEC_EXTEND_PCR)";
+		*why = "the kernel cannot see kexec (no CONFIG_KEXEC_EXTEND_PCR)";
 		return false;
 	}
 	if (!IS_ENABLED(CONFIG_X86)) {
