@@ -17,7 +17,7 @@ CLI_LDFLAGS ?= -static
 
 MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
-.PHONY: all kernel module cli test test-unit test-vm demo bench deps \
+.PHONY: all kernel module cli test test-unit test-vm demo bench deps patches \
 	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
 	kernel-debug module-debug debug test-faults
 
@@ -124,6 +124,11 @@ bench: all
 # The module's only remaining --strict CHECKs are "macro argument reuse" in
 # the configfs attribute macros (token pasting: configfs show/store get no
 # attribute pointer); they do not stop the patch check from running.
+# The series as mail for git send-email, with a cover letter and the
+# recipients get_maintainer.pl names: build/patches/.
+patches: deps-check
+	@kernel/scripts/make-patches $(BUILD)/patches
+
 checkpatch: kernel
 	-@perl $(KERNEL_DIR)/source/scripts/checkpatch.pl --strict --no-tree \
 		--terse -f $(filter %.c %.h,$(MODULE_SRCS))
