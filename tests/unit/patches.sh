@@ -100,25 +100,55 @@ diff --git a/Documentation/foo.txt b/Documentation/foo.txt
 diff --git a/kernel/foo.c b/kernel/foo.c
 --- a/kernel/foo.c
 +++ b/kernel/foo.c
-@@ -1,2 +1,7 @@
+@@ -1,2 +1,15 @@
  int a;
 -int b;
-+/* Three lines of code, two of comment, one blank. */
++/* Eight lines of code, five of comment, one blank. */
 +int c;
 +
 +// c and d
 +int d;
 +int e;
++/*
++   a comment line without a star
++ */
++int *p;
++void f(void)
++{
++	*p = 0;
++}
+diff --git a/kernel/Kconfig.foo b/kernel/Kconfig.foo
+new file mode 100644
+index 0000000..1111111
+--- /dev/null
++++ b/kernel/Kconfig.foo
+@@ -0,0 +1,6 @@
++# two lines of code, four of comment
++config FOO
++	bool "Foo"
++	help
++	  Foo help.
++
+diff --git a/MAINTAINERS b/MAINTAINERS
+--- a/MAINTAINERS
++++ b/MAINTAINERS
+@@ -4,3 +4,4 @@ R:	Rev Iewer <rev@example.org>
+ L:	foo-list@example.org
+ S:	Maintained
+ F:	kernel/foo.c
++F:	kernel/Kconfig.foo
 -- 
 2.39.5
 EOF
-printf 'foo: a test series\n\nThe text.\n' >"$T/s/cover-letter"
+printf 'foo & bar\\n: a test series\n\nThe text.\n' >"$T/s/cover-letter"
 echo 0001-foo.patch >"$T/s/series"
 if PATCHES=$T/s LINUX_SOURCE=$T/src.tar.xz "$MP" "$T/out1" >"$T/out" 2>"$T/err"; then
 	c=$T/out1/0000-cover-letter.patch
-	check "make-patches: size counts code only (3 added, 1 removed; 3 lines of Documentation/)" \
-		bash -c "grep -q '^Size: 3 added, 1 removed lines outside comments and blank lines, and 3$' '$c' &&
-			grep -q '^lines of Documentation/' '$c'"
+	check "make-patches: size counts code only (10 added, 1 removed; 4 lines of Documentation/ and MAINTAINERS)" \
+		bash -c "grep -q '^Size: 10 added, 1 removed lines outside comments and blank lines, and 4$' '$c' &&
+			grep -q '^lines of Documentation/ and MAINTAINERS' '$c'"
+	check "make-patches: the cover's subject is taken as text (& and backslash kept)" \
+		grep -qF 'Subject: [RFC PATCH 0/1] foo & bar\n: a test series' "$c"
 	p=$T/out1/0001-foo-count.patch
 	check "make-patches: maintainer and reviewer in To:, the list in Cc:" \
 		bash -c "sed -n '/^To:/,/^Cc:/p' '$p' | grep -q 'Foo Maintainer <foo@example.org>' &&
@@ -131,13 +161,25 @@ else
 fi
 
 # A patch whose context is not in the tree is named, and no mail is left
-# half written as if it were the series.
+# half written as if it were the series: the earlier run's mail stays.
 sed 's/^ int a;$/ int z;/' "$T/s/0001-foo.patch" >"$T/s/0002-bad.patch"
-printf '0001-foo.patch\n0002-bad.patch\n' >"$T/s/series"
+printf '0001-foo.patch\n0002-bad.patch' >"$T/s/series"	# no final newline
+sum=$(cat "$T/out1"/*.patch 2>/dev/null | md5sum)
 PATCHES=$T/s LINUX_SOURCE=$T/src.tar.xz expect_rc \
-	"make-patches: a patch that does not apply fails, naming it" 1 "$MP" "$T/out2"
-check "make-patches: ... in words, and writes no mail" \
-	bash -c "grep -q '0002-bad.patch does not apply with git am' '$T/err' && ! ls '$T/out2'/*.patch 2>/dev/null"
+	"make-patches: a patch that does not apply fails, naming it" 1 "$MP" "$T/out1"
+check "make-patches: ... in words, the series' last line read without its newline" \
+	grep -q '0002-bad.patch does not apply with git am' "$T/err"
+check "make-patches: ... and the earlier mail is left as it was" \
+	test "$(cat "$T/out1"/*.patch 2>/dev/null | md5sum)" = "$sum" -a -s "$T/out1/0000-cover-letter.patch"
+
+# An output directory holding anything but mail is refused and kept.
+mkdir -p "$T/keep"
+echo mine >"$T/keep/notes.txt"
+echo 0001-foo.patch >"$T/s/series"
+PATCHES=$T/s LINUX_SOURCE=$T/src.tar.xz expect_rc \
+	"make-patches: an output directory with other files is refused" 1 "$MP" "$T/keep"
+check "make-patches: ... naming the file, which is still there" \
+	bash -c "grep -q 'holds notes.txt' '$T/err' && test \"\$(cat '$T/keep/notes.txt')\" = mine"
 
 echo 0001-foo.patch >"$T/s/series"
 rm "$T/s/cover-letter"
