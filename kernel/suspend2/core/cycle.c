@@ -633,6 +633,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		error = s2_pm_test_freezer(&fz);
 		goto out_bitmaps;
 	}
+	/*
+	 * Left set by a copy that failed late, in_suspend would make a
+	 * wakeup-aborted snapshot (0, no image) look like one to write.
+	 */
+	in_suspend = 0;
 	error = hibernation_snapshot(platform);
 	if (error) {
 		s2_freezer_snapshot_failed(&fz, error);

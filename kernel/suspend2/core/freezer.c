@@ -36,6 +36,14 @@ static int s2_freezer_event(struct notifier_block *nb, unsigned long event,
 					    sizeof(s2_refused) - s2_refused_len,
 					    "%d %s\n", task_pid_nr(p), p->comm);
 		break;
+	case FREEZER_WAKEUP_ABORTED:
+		if (s2_current_freezer)
+			s2_current_freezer->wakeup_aborted = true;
+		break;
+	case FREEZER_USER_FROZEN:
+		if (s2_current_freezer)
+			s2_current_freezer->user_frozen = true;
+		break;
 	case FREEZER_KERNEL_FROZEN:
 		if (s2_current_freezer)
 			s2_current_freezer->kernel_freeze_us =
@@ -77,6 +85,8 @@ int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 	int error;
 
 	fz->kernel_freeze_us = 0;
+	fz->user_frozen = false;
+	fz->wakeup_aborted = false;
 	fz->timeout_ms = timeout_ms;
 	fz->saved_timeout_ms = freeze_timeout_msecs;
 	freeze_timeout_msecs = timeout_ms;
@@ -86,7 +96,23 @@ int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 	register_freezer_notifier(&s2_freezer_nb);
 
 	error = freeze_processes();
-	if (error) {
+	if (!error)
+		return 0;
+	/*
+	 * A freeze that fails with no task refusing ended otherwise: say
+	 * how, rather than "0 tasks refused".
+	 */
+	if (fz->wakeup_aborted) {
+		s2_results_set_error(error,
+				     "a wakeup event (key, button, device) aborted the freeze");
+	} else if (fz->user_frozen) {
+		s2_results_set_error(error,
+				     "user space froze, but the OOM killer stayed on past %u ms",
+				     timeout_ms);
+	} else if (!s2_refused_count()) {
+		s2_results_set_error(error,
+				     "the freeze failed with no task left running (a usermode helper?)");
+	} else {
 		unsigned int n = s2_refused_count();
 
 		s2_refused_to_results();
@@ -105,6 +131,11 @@ void s2_freezer_snapshot_failed(struct s2_freezer *fz, int error)
 {
 	unsigned int n = s2_refused_count();
 
+	if (fz->wakeup_aborted) {
+		s2_results_set_error(error,
+				     "a wakeup event (key, button, device) aborted the freeze");
+		return;
+	}
 	if (!n)
 		return;
 	s2_refused_to_results();

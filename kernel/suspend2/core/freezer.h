@@ -8,6 +8,8 @@ struct s2_freezer {
 	unsigned int saved_timeout_ms;
 	unsigned int timeout_ms;
 	u64 kernel_freeze_us;	/* reported by the freezer during snapshot */
+	bool user_frozen;	/* every user task froze */
+	bool wakeup_aborted;	/* a wakeup event ended a freeze */
 };
 
 int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms);
