@@ -21,6 +21,9 @@
 
 static struct s2_freezer *s2_current_freezer;
 
+#define S2_WAKEUP_ABORTED \
+	"a wakeup event (key, button, device) aborted the freeze"
+
 /* Called in atomic context: no sleeping, no results mutex. */
 static char s2_refused[S2_REFUSED_MAX];
 static size_t s2_refused_len;
@@ -82,6 +85,7 @@ static void s2_refused_to_results(void)
  */
 int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 {
+	unsigned int n;
 	int error;
 
 	fz->kernel_freeze_us = 0;
@@ -102,19 +106,17 @@ int s2_freeze_user(struct s2_freezer *fz, unsigned int timeout_ms)
 	 * A freeze that fails with no task refusing ended otherwise: say
 	 * how, rather than "0 tasks refused".
 	 */
+	n = s2_refused_count();
 	if (fz->wakeup_aborted) {
-		s2_results_set_error(error,
-				     "a wakeup event (key, button, device) aborted the freeze");
+		s2_results_set_error(error, S2_WAKEUP_ABORTED);
 	} else if (fz->user_frozen) {
 		s2_results_set_error(error,
 				     "user space froze, but the OOM killer stayed on past %u ms",
 				     timeout_ms);
-	} else if (!s2_refused_count()) {
+	} else if (!n) {
 		s2_results_set_error(error,
 				     "the freeze failed with no task left running (a usermode helper?)");
 	} else {
-		unsigned int n = s2_refused_count();
-
 		s2_refused_to_results();
 		s2_results_set_error(error, "%u task%s refused to freeze within %u ms",
 				     n, n == 1 ? "" : "s", timeout_ms);
@@ -132,8 +134,7 @@ void s2_freezer_snapshot_failed(struct s2_freezer *fz, int error)
 	unsigned int n = s2_refused_count();
 
 	if (fz->wakeup_aborted) {
-		s2_results_set_error(error,
-				     "a wakeup event (key, button, device) aborted the freeze");
+		s2_results_set_error(error, S2_WAKEUP_ABORTED);
 		return;
 	}
 	if (!n)

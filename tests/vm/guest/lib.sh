@@ -138,6 +138,12 @@ not_resumed() {
 # pcr4 -- PCR 4 of the SHA-256 bank, as sysfs shows it.
 pcr4() { cat /sys/class/tpm/tpm0/pcr-sha256/4; }
 
+# loader_type -- the boot loader type, byte 0x210 of the boot parameters,
+# in hex: kexec_file_load writes kexec's, d0.
+loader_type() {
+	od -An -tx1 -j 528 -N 1 /sys/kernel/boot_params/data | tr -d ' '
+}
+
 # extend_zeros HEX -- a SHA-256 PCR value HEX after one extend with 32 zero
 # bytes, SHA-256(HEX || 0^32), what kernel patch 0007 does on a kexec load;
 # upper-case hex, as sysfs shows PCRs.
