@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "hint.h"
+#include "lvm.h"
 #include "run.h"
 #include "strutil.h"
 #include "sysinfo.h"
@@ -371,6 +372,20 @@ int check_target(struct run *r, bool need_room)
 	/* Resuming needs only the location (the file's filesystem is not mounted). */
 	if (!need_room && r->prof.v[K_RESUME_LOCATION].value)
 		return check_resume_location(r);
+	/* Resume and invalidate: the initramfs may not have activated it. */
+	if (!need_room) {
+		ret = lvm_activate(tv->value, r->ctl->dry_run, msg, sizeof(msg));
+		if (!ret && r->ctl->dry_run) {
+			note(r, "check: target %s: a logical volume, not active; a real run activates it (lvm lvchange -aay)",
+			     tv->value);
+			return 0;
+		}
+		if (!ret)
+			hib_info("activated the logical volume of target %s",
+				 tv->value);
+		else if (ret < 0)
+			hib_warn("%s: key 'target': %s", where, msg);
+	}
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,

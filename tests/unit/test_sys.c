@@ -16,6 +16,7 @@
 #include "../../cli/common.h"
 #include "../../cli/hooks.h"
 #include "../../cli/lock.h"
+#include "../../cli/lvm.h"
 #include "../../cli/module.h"
 #include "../../cli/strutil.h"
 #include "../../cli/sysinfo.h"
@@ -102,6 +103,109 @@ static void test_resolve_target(void **state)
 					    out, sizeof(out)), -ENOENT);
 	assert_int_equal(sys_resolve_target("/dev/vda", out, 4),
 			 -ENAMETOOLONG);
+}
+
+/* The VG/LV of the two paths udev gives a logical volume, nothing else. */
+static void test_lvm_volume_name(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(lvm_volume_name("/dev/mapper/s2vg-swap_1", out,
+					 sizeof(out)), 0);
+	assert_string_equal(out, "s2vg/swap_1");
+	assert_int_equal(lvm_volume_name("/dev/mapper/my--vg-swap--x", out,
+					 sizeof(out)), 0);
+	assert_string_equal(out, "my-vg/swap-x");
+	assert_int_equal(lvm_volume_name("/dev/s2vg/swap_1", out,
+					 sizeof(out)), 0);
+	assert_string_equal(out, "s2vg/swap_1");
+	/* Not a volume: a crypt mapping, plain disks, udev's directories. */
+	assert_int_equal(lvm_volume_name("/dev/mapper/swapcrypt", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/only--dashes", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/-lv", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/vg-", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/vdb", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/disk/by-uuid", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/a/b/c", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/swapfile", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("UUID=1234", out, sizeof(out)),
+			 -EINVAL);
+	/* Never an option to lvm. */
+	assert_int_equal(lvm_volume_name("/dev/-vg/lv", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/---x-lv", out,
+					 sizeof(out)), -EINVAL);
+	/* Too long for OUT: refused, never cut. */
+	assert_int_equal(lvm_volume_name("/dev/mapper/vg-swap", out, 7),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/vg/swap", out, 7), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/vg/swa", out, 7), 0);
+}
+
+/*
+ * lvm_activate against an lvm of the test's own (first in PATH): the
+ * arguments it gets, and each way it can fail, said in words.
+ */
+static void test_lvm_activate(void **state)
+{
+	char *d = tmp_tree(), path[4200], why[256], *args;
+	const char *old = getenv("PATH");
+	char oldpath[4096], newpath[8300];
+
+	(void)state;
+	snprintf(oldpath, sizeof(oldpath), "%s", old ? old : "/usr/bin:/bin");
+	/* There already, or no volume: nothing to do, lvm not asked. */
+	assert_int_equal(lvm_activate("/dev/null", false, why, sizeof(why)), 1);
+	assert_int_equal(lvm_activate("/dev/nosuchdisk", false, why,
+				      sizeof(why)), 1);
+
+	snprintf(path, sizeof(path), "%s/lvm", d);
+	put_file(d, "lvm", "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/args\"\n"
+		 "exit $(cat \"$(dirname \"$0\")/rc\")\n");
+	chmod(path, 0755);
+	put_file(d, "rc", "0\n");
+	snprintf(newpath, sizeof(newpath), "%s:%s", d, oldpath);
+	setenv("PATH", newpath, 1);
+
+	/* A dry run only asks whether the volume exists. */
+	assert_int_equal(lvm_activate("/dev/mapper/s2vg-swap_1", true, why,
+				      sizeof(why)), 0);
+	args = get_file(d, "args");
+	assert_non_null(args);
+	assert_string_equal(args, "lvs --noheadings -o lv_name s2vg/swap_1\n");
+	snprintf(path, sizeof(path), "%s/args", d);
+	unlink(path);
+
+	/* Activated, but the node never comes: said, after the wait. */
+	assert_int_equal(lvm_activate("/dev/s2vg/swap_1", false, why,
+				      sizeof(why)), -ENODEV);
+	assert_non_null(strstr(why, "did not appear"));
+	args = get_file(d, "args");
+	assert_non_null(args);
+	assert_string_equal(args, "lvchange -aay -y --sysinit s2vg/swap_1\n");
+
+	/* lvm fails: its exit status. */
+	put_file(d, "rc", "5\n");
+	assert_int_equal(lvm_activate("/dev/mapper/s2vg-swap_1", false, why,
+				      sizeof(why)), -EIO);
+	assert_string_equal(why, "lvm lvchange s2vg/swap_1 failed (exit status 5): no logical volume s2vg/swap_1 here");
+
+	/* No lvm at all (an initramfs without lvm2's hook). */
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(lvm_activate("/dev/mapper/s2vg-swap_1", false, why,
+				      sizeof(why)), -ENOENT);
+	assert_string_equal(why, "no lvm command here to activate s2vg/swap_1");
+	setenv("PATH", oldpath, 1);
+	rm_tree(d);
 }
 
 /* Linked with --wrap=poll: poll(2) fails with ENOMEM while this is set. */
@@ -276,6 +380,8 @@ int main(void)
 		cmocka_unit_test(test_unoctal),
 		cmocka_unit_test(test_image_estimate),
 		cmocka_unit_test(test_resolve_target),
+		cmocka_unit_test(test_lvm_volume_name),
+		cmocka_unit_test(test_lvm_activate),
 		cmocka_unit_test(test_hooks),
 		cmocka_unit_test(test_hook_poll_error),
 		cmocka_unit_test(test_lock),
