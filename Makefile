@@ -19,7 +19,7 @@ MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' 
 
 .PHONY: all kernel module cli test test-unit test-vm demo bench deps patches \
 	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
-	kernel-debug module-debug debug test-faults
+	kernel-debug module-debug debug test-faults test-build-configs
 
 all: kernel module cli
 
@@ -107,6 +107,10 @@ $(BUILD)/hibernate: $(CLI_SRCS) $(CLI_HDRS) cli/cli.mk
 
 test: all debug
 	@tests/run-all
+
+# The series with its options off and without modules, W=1 (a minute or two).
+test-build-configs: kernel
+	@kernel/scripts/build-configs
 
 test-unit: deps-check
 	@tests/unit/run
