@@ -359,6 +359,42 @@ static int check_room(struct run *r, uint64_t room, const char *what)
 	return 0;
 }
 
+/*
+ * Resume and invalidate, in the initramfs: the logical volume that key
+ * K (target, or resume_location's device) names may not be active yet
+ * (cli/lvm.c).  Returns 1 when a dry run found it inactive: then the
+ * checks that need its node cannot be made, and r->target is the name
+ * the real run writes.
+ */
+static int activate_volume(struct run *r, enum conf_key k)
+{
+	const struct prof_val *v = &r->prof.v[k];
+	char where[PATH_MAX + 32], why[PATH_MAX + 512], dev[PATH_MAX];
+	const char *key = k == K_TARGET ? "target" : "resume_location";
+	char *colon;
+	int ret;
+
+	/* resume_location is DEVICE:PAGE; by UUID= lvm cannot help. */
+	snprintf(dev, sizeof(dev), "%s", v->value);
+	colon = strrchr(dev, ':');
+	if (k != K_TARGET && colon)
+		*colon = '\0';
+	ret = lvm_activate(dev, r->ctl->dry_run, why, sizeof(why));
+	if (!ret && r->ctl->dry_run) {
+		note(r, "check: %s %s: a logical volume, not active; a real run activates it (lvm lvchange -aay) and then checks it",
+		     key, dev);
+		snprintf(r->target, sizeof(r->target), "%s", v->value);
+		return 1;
+	}
+	if (!ret) {
+		hib_info("activated the logical volume of %s %s", key, dev);
+	} else if (ret < 0) {
+		prof_where(v, where, sizeof(where));
+		hib_warn("%s: key '%s': %s", where, key, why);
+	}
+	return 0;
+}
+
 int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
@@ -370,22 +406,13 @@ int check_target(struct run *r, bool need_room)
 
 	prof_where(tv, where, sizeof(where));
 	/* Resuming needs only the location (the file's filesystem is not mounted). */
-	if (!need_room && r->prof.v[K_RESUME_LOCATION].value)
-		return check_resume_location(r);
-	/* Resume and invalidate: the initramfs may not have activated it. */
-	if (!need_room) {
-		ret = lvm_activate(tv->value, r->ctl->dry_run, msg, sizeof(msg));
-		if (!ret && r->ctl->dry_run) {
-			note(r, "check: target %s: a logical volume, not active; a real run activates it (lvm lvchange -aay)",
-			     tv->value);
+	if (!need_room && r->prof.v[K_RESUME_LOCATION].value) {
+		if (activate_volume(r, K_RESUME_LOCATION))
 			return 0;
-		}
-		if (!ret)
-			hib_info("activated the logical volume of target %s",
-				 tv->value);
-		else if (ret < 0)
-			hib_warn("%s: key 'target': %s", where, msg);
+		return check_resume_location(r);
 	}
+	if (!need_room && activate_volume(r, K_TARGET))
+		return 0;
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,

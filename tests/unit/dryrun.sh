@@ -157,6 +157,27 @@ check "accepted profile: the pre hook ran" grep -qx pre "$T/hooks"
 
 # JSON.
 conf swap "$T/full"
+# A target on a logical volume the initramfs did not activate: the dry
+# run asks lvm (a fake one here) whether it exists, changes nothing, and
+# plans the target the real run writes; without lvm it says so.
+mkdir -p "$T/bin"
+printf '#!/bin/sh\necho "$@" >>%s\nexit 0\n' "$T/lvm-args" >"$T/bin/lvm"
+chmod 755 "$T/bin/lvm"
+cp "$T/c.conf" "$T/c.conf.before-lvm"
+conf swap /dev/mapper/s2testvg-swap--1
+fake_tree
+rm -f "$T/lvm-args"
+expect_rc "--invalidate --dry-run on an inactive logical volume" 0 env PATH="$T/bin:$PATH" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --invalidate -n --json
+check "inactive logical volume: the dry run only asks lvm lvs" test "$(cat "$T/lvm-args" 2>/dev/null)" = "lvs --noheadings -o lv_name s2testvg/swap-1"
+check "inactive logical volume: the planned target is the volume's path" \
+	test "$(jq -c "[.steps[] | select(.path == \"$CFS/profiles/p/target\")][0].value" "$T/out")" = '"/dev/mapper/s2testvg-swap--1"'
+rm -f "$T/lvm-args"
+expect_rc "--resume --dry-run, resume_location on an inactive logical volume" 0 env PATH="$T/bin:$PATH" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n --set resume_location=/dev/s2testvg/swap:0
+check "resume_location on an inactive volume: lvm asked about its device" test "$(cat "$T/lvm-args" 2>/dev/null)" = "lvs --noheadings -o lv_name s2testvg/swap"
+expect_rc "--invalidate --dry-run on a logical volume, no lvm here" 1 env PATH=/nonexistent "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --invalidate -n
+check "no lvm: the warning says so" grep -q "no lvm command here to activate s2testvg/swap-1" "$T/err"
+mv "$T/c.conf.before-lvm" "$T/c.conf"
+
 fake_tree
 expect_rc "--dry-run --json" 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f -n --json
 check "--dry-run --json is strict JSON" strict_json "$T/out"

@@ -144,6 +144,23 @@ static void test_lvm_volume_name(void **state)
 			 -EINVAL);
 	assert_int_equal(lvm_volume_name("/dev/mapper/---x-lv", out,
 					 sizeof(out)), -EINVAL);
+	/* A tag selects every volume carrying it: never. */
+	assert_int_equal(lvm_volume_name("/dev/@tag/x", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/@t-x", out,
+					 sizeof(out)), -EINVAL);
+	/* A layer of a volume (a single '-' after the LV), a crypt map. */
+	assert_int_equal(lvm_volume_name("/dev/mapper/vg-lv-real", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/luks-0a1b-22-33", out,
+					 sizeof(out)), -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/vg/..", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/vg/a b", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(lvm_volume_name("/dev/mapper/vg.1-lv+2_x", out,
+					 sizeof(out)), 0);
+	assert_string_equal(out, "vg.1/lv+2_x");
 	/* Too long for OUT: refused, never cut. */
 	assert_int_equal(lvm_volume_name("/dev/mapper/vg-swap", out, 7),
 			 -EINVAL);
@@ -170,7 +187,8 @@ static void test_lvm_activate(void **state)
 
 	snprintf(path, sizeof(path), "%s/lvm", d);
 	put_file(d, "lvm", "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/args\"\n"
-		 "exit $(cat \"$(dirname \"$0\")/rc\")\n");
+		 "rc=$(cat \"$(dirname \"$0\")/rc\")\n"
+		 "[ \"$rc\" != kill ] || kill -9 $$\nexit $rc\n");
 	chmod(path, 0755);
 	put_file(d, "rc", "0\n");
 	snprintf(newpath, sizeof(newpath), "%s:%s", d, oldpath);
@@ -189,6 +207,7 @@ static void test_lvm_activate(void **state)
 	assert_int_equal(lvm_activate("/dev/s2vg/swap_1", false, why,
 				      sizeof(why)), -ENODEV);
 	assert_non_null(strstr(why, "did not appear"));
+	assert_null(strstr(why, "activated"));
 	args = get_file(d, "args");
 	assert_non_null(args);
 	assert_string_equal(args, "lvchange -aay -y --sysinit s2vg/swap_1\n");
@@ -197,7 +216,13 @@ static void test_lvm_activate(void **state)
 	put_file(d, "rc", "5\n");
 	assert_int_equal(lvm_activate("/dev/mapper/s2vg-swap_1", false, why,
 				      sizeof(why)), -EIO);
-	assert_string_equal(why, "lvm lvchange s2vg/swap_1 failed (exit status 5): no logical volume s2vg/swap_1 here");
+	assert_string_equal(why, "lvm lvchange s2vg/swap_1 failed with exit status 5 (its messages are above)");
+
+	/* lvm killed: said as a signal, not an exit status. */
+	put_file(d, "rc", "kill\n");
+	assert_int_equal(lvm_activate("/dev/mapper/s2vg-swap_1", false, why,
+				      sizeof(why)), -EIO);
+	assert_string_equal(why, "lvm lvchange s2vg/swap_1 was killed by signal 9");
 
 	/* No lvm at all (an initramfs without lvm2's hook). */
 	setenv("PATH", "/nonexistent", 1);
