@@ -1,0 +1,102 @@
+# The endurance cycles of f-endurance and s2-endurance, sourced by their
+# boot1 after their conf.sh (CYCLES, MEDIAN_OF, the slacks): set up, then
+# CYCLES hibernate/resume cycles.  Every hibernate below returns in the
+# resumed system (boot N+1 resumed it).
+kernel_code
+if mkswap /dev/vda >/dev/null && swapon /dev/vda &&
+   memmarker start 48 8128 >/dev/null; then
+	result setup PASS "swap /dev/vda, 48 MiB marker, $CYCLES cycles"
+else
+	result setup FAIL "mkswap/swapon or memmarker failed"
+	exit 0
+fi
+
+# churn N: allocate and free in several ways, leaving a little behind.
+churn() {
+	rm -rf /tmp/churn
+	mkdir -p /tmp/churn
+	dd if=/dev/urandom of=/tmp/churn/big bs=1M count=$((4 + $1 % 13)) 2>/dev/null
+	dd if=/dev/zero of=/tmp/churn/zero bs=1M count=$((1 + $1 % 5)) 2>/dev/null
+	for j in $(seq 1 150); do echo "$1 $j" > /tmp/churn/f$j; done
+	for j in $(seq 1 20); do (cat /proc/meminfo > /dev/null) & done
+	wait
+	rm -f /tmp/churn/f1*
+}
+
+# meminfo: "free SUnreclaim" in KiB, read the same way after every cycle:
+# without this cycle's churn files, with everything the snapshot pushed
+# out to swap back in memory (swapoff), after dropping what can be
+# dropped.  "free" is MemFree plus the pages parked on the per-CPU free
+# lists (/proc/zoneinfo "count:"), which MemFree leaves out and which
+# swing by tens of MiB from one reading to the next.
+meminfo() {
+	rm -rf /tmp/churn
+	swapoff /dev/vda
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 1
+	pcp=$(awk '$1 == "count:" { n += $2 } END { print n * 4 }' /proc/zoneinfo)
+	awk -v pcp="$pcp" '/^MemFree:/ { f = $2 } /^SUnreclaim:/ { s = $2 }
+		END { print f + pcp, s, f, pcp }' /proc/meminfo
+	swapon /dev/vda
+}
+
+bad=0
+: > /tmp/meminfo
+i=1
+while [ $i -le $CYCLES ]; do
+	churn $i
+	echo $i > /tmp/cycle
+	stamp "cycle $i"
+	hibernate -c $CONF > /tmp/out 2>&1
+	rc=$?
+	status=$(cat /sys/kernel/config/suspend2/results/status 2>/dev/null)
+	verified=$(cat /sys/kernel/config/suspend2/results/verified 2>/dev/null)
+	read_us=$(cat /sys/kernel/config/suspend2/results/time_read_us 2>/dev/null)
+	check=$(memmarker check 2>&1)
+	mrc=$?
+	# The boot kernel's record (verified, read time) crossed the restore
+	# although KASLR put the two kernels at different addresses.
+	if [ $rc != 0 ] || [ "$status" != resumed ] || [ $mrc != 0 ] ||
+	   [ "$(cat /tmp/cycle)" != $i ] || [ "$verified" != yes ] ||
+	   [ "${read_us:-0}" -le 0 ]; then
+		say "cycle $i: exit $rc, status '$status', verified '$verified', read ${read_us}us, marker: $check"
+		say "cycle $i: $(tr '\n' ' ' < /tmp/out)"
+		bad=$((bad + 1))
+		break
+	fi
+	m=$(meminfo)
+	say "cycle $i: resumed, verified, read ${read_us}us, marker intact, free/SUnreclaim/MemFree/per-CPU lists KiB: $m"
+	echo "$m" >> /tmp/meminfo
+	i=$((i + 1))
+done
+if [ $bad = 0 ]; then
+	result cycles PASS "$CYCLES cycles: each resumed with the marker intact, verified and its read time"
+else
+	result cycles FAIL "cycle $i of $CYCLES failed (see above)"
+	exit 0
+fi
+
+# median COLUMN FIRST|LAST: the median of that column over the first or
+# last $MEDIAN_OF readings.  One reading wanders by up to ~1 MiB of slab
+# from cycle to cycle (per-CPU partial slabs); a leak moves the median.
+median() {
+	if [ $2 = first ]; then head -n $MEDIAN_OF /tmp/meminfo; else tail -n $MEDIAN_OF /tmp/meminfo; fi |
+		cut -d' ' -f$1 | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+f1=$(median 1 first) s1=$(median 2 first)
+fn=$(median 1 last) sn=$(median 2 last)
+free_drop=$((f1 - fn))
+slab_growth=$((sn - s1))
+span="medians of cycles 1-$MEDIAN_OF vs $((CYCLES - MEDIAN_OF + 1))-$CYCLES"
+detail="free memory $f1 -> $fn KiB (drop $free_drop, allowed $MEMFREE_SLACK_KB), SUnreclaim $s1 -> $sn KiB (growth $slab_growth, allowed $SLAB_SLACK_KB); every reading: $(cut -d' ' -f1,2 /tmp/meminfo | tr ' \n' '/ ')"
+if [ $free_drop -le $MEMFREE_SLACK_KB ] && [ $slab_growth -le $SLAB_SLACK_KB ]; then
+	result memory-stable PASS "$span: $detail"
+else
+	result memory-stable FAIL "$span: $detail"
+fi
+if out=$(memmarker check); then
+	result marker-final PASS "$out"
+else
+	result marker-final FAIL "$out"
+fi
