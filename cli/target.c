@@ -371,14 +371,14 @@ static int activate_volume(struct run *r, enum conf_key k)
 	const struct prof_val *v = &r->prof.v[k];
 	char where[PATH_MAX + 32], why[PATH_MAX + 512], dev[PATH_MAX];
 	const char *key = k == K_TARGET ? "target" : "resume_location";
-	char *colon;
+	uint64_t page;
 	int ret;
 
 	/* resume_location is DEVICE:PAGE; by UUID= lvm cannot help. */
-	snprintf(dev, sizeof(dev), "%s", v->value);
-	colon = strrchr(dev, ':');
-	if (k != K_TARGET && colon)
-		*colon = '\0';
+	if (k == K_TARGET)
+		snprintf(dev, sizeof(dev), "%s", v->value);
+	else if (check_location(v->value, dev, sizeof(dev), &page))
+		return 0;
 	ret = lvm_activate(dev, r->ctl->dry_run, why, sizeof(why));
 	if (!ret && r->ctl->dry_run) {
 		note(r, "check: %s %s: a logical volume, not active; a real run activates it (lvm lvchange -aay) and then checks it",
