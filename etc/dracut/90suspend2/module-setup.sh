@@ -24,6 +24,9 @@ installkernel() {
 		chacha20poly1305 chacha-x86_64 chacha-generic poly1305-x86_64 \
 		poly1305-generic libcurve25519 libchacha20poly1305 hmac \
 		sha256-generic
+	# The compressors, asked for by name too; all of them, as the resume
+	# goes by the image's header, not by hibernate.conf.
+	hostonly='' instmods lzo lzo-rle lz4 lz4hc zstd deflate
 	# The TPM 2.0 drivers, for an image whose key the kernel sealed to
 	# the TPM (key = tpm), whatever hibernate.conf says: --set key=tpm
 	# seals one too and the resume goes by the image's header.  Small,
