@@ -210,6 +210,14 @@ install-dkms:
 	# DKMS builds suspend2.ko only: not the KUnit suites, which need KUnit.
 	sed -E '/^obj-m[[:space:]]*\+=.*kunit/d' kernel/suspend2/Kbuild > $(DESTDIR)$(DKMSDIR)/Kbuild
 	sed 's/@VERSION@/$(VERSION)/' kernel/dkms/dkms.conf.in > $(DESTDIR)$(DKMSDIR)/dkms.conf
+	# DKMS's autoinstall leaves suspend2 alone: these build it for kernels
+	# with the patches (kernel/dkms/kernel-hook.in says why).
+	$(INSTALL) -d $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d \
+		$(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d
+	@mkdir -p $(BUILD)
+	sed 's/@VERSION@/$(VERSION)/' kernel/dkms/kernel-hook.in > $(BUILD)/dkms-suspend2
+	$(INSTALL) -m 755 $(BUILD)/dkms-suspend2 $(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/dkms-suspend2
+	$(INSTALL) -m 755 $(BUILD)/dkms-suspend2 $(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d/dkms-suspend2
 
 # Leaves /etc/hibernate.conf and /etc/default/suspend2 (your settings).
 uninstall:
@@ -222,7 +230,9 @@ uninstall:
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/conf-hooks.d/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2 \
-		$(DESTDIR)$(SYSTEMD_DROPIN_DIR)/suspend2.conf
+		$(DESTDIR)$(SYSTEMD_DROPIN_DIR)/suspend2.conf \
+		$(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/dkms-suspend2 \
+		$(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d/dkms-suspend2
 	rm -rf $(DESTDIR)$(DRACUTDIR)/90suspend2 $(DESTDIR)$(S2DATADIR) $(DESTDIR)$(DKMSDIR)
 	rmdir $(DESTDIR)$(SYSTEMD_DROPIN_DIR) 2>/dev/null || true
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/hibernate.conf and $(DESTDIR)$(SYSCONFDIR)/default/suspend2"
