@@ -645,6 +645,11 @@ for m in tpm tpm_tis_core tpm_tis tpm_tis_spi; do
 	check "initramfs-tools hook: TPM driver $m added" grep -qx "$m" "$T/ir/added"
 done
 check "initramfs-tools hook: a TPM driver modinfo does not find is skipped" test "$(grep -cx tpm_crb "$T/ir/added")" = 0
+# The compressors, asked for by name (modules on Debian's kernel), all of
+# them whatever the profiles say: the resume goes by the image's header.
+for m in lzo lz4 lz4hc zstd deflate; do
+	check "initramfs-tools hook: compressor $m added" grep -qx "$m" "$T/ir/added"
+done
 check "initramfs-tools hook: suspend2 still added" grep -qx suspend2 "$T/ir/added"
 mkdir -p "$T/ir/initdir"
 cat >"$T/ir/dracut-install" <<EOF2
@@ -663,5 +668,8 @@ check "dracut module: t.pub and t.sec installed" test -s "$T/ir/initdir$T/keys/t
 check "dracut module: no .auth installed" test -z "$(find "$T/ir/initdir" -name '*.auth')"
 for m in tpm tpm_tis_core tpm_tis tpm_crb tpm_tis_spi; do
 	check "dracut module: TPM driver $m installed" grep -qx "$m" "$T/ir/instmods"
+done
+for m in lzo lz4 lz4hc zstd deflate; do
+	check "dracut module: compressor $m installed" grep -qx "$m" "$T/ir/instmods"
 done
 check "dracut module: suspend2 still installed" grep -qx suspend2 "$T/ir/instmods"

@@ -54,3 +54,11 @@ printf '[default]\ntarget = /dev/null\ncompressor = nosuch\n' >"$T/c.conf"
 "$HIB" -c "$T/c.conf" --configfs "$T/none" -n >/dev/null 2>"$T/err"
 got=$(sed -n "s/.*it offers: \(.*\))$/\1/p" "$T/err")
 same "hibernate's built-in compressors" "$(header COMPRESSOR)" "$got"
+
+# The initramfs hooks add a module for every compressor but "none": the
+# module asks the crypto API for them by name, so nothing else brings them.
+want=$(header COMPRESSOR | sed 's/^none //')
+same "initramfs-tools hook's compressors" "$want" \
+	"$(sed -n 's/^[[:space:]]*for m in \(lzo.*\); do$/\1/p' "$TOP/etc/initramfs-tools/hooks/suspend2")"
+same "dracut module's compressors" "$want" \
+	"$(sed -n "s/^[[:space:]]*hostonly='' instmods \(lzo.*\)$/\1/p" "$TOP/etc/dracut/90suspend2/module-setup.sh")"
