@@ -629,6 +629,7 @@ mkdir -p "$T/ir/dest" "$T/ir/bin"
 cat >"$T/ir/hook-functions" <<EOF2
 copy_exec() { :; }
 manual_add_modules() { echo "\$@" >>"$T/ir/added"; }
+force_load() { echo "\$@" >>"$T/ir/forced"; }
 # tpm_crb built in (or missing) on this kernel: modinfo -k V NAME fails.
 modinfo() { [ "\$3" != tpm_crb ]; }
 EOF2
@@ -651,6 +652,9 @@ for m in lzo lz4 lz4hc zstd deflate; do
 	check "initramfs-tools hook: compressor $m added" grep -qx "$m" "$T/ir/added"
 done
 check "initramfs-tools hook: suspend2 still added" grep -qx suspend2 "$T/ir/added"
+# The ACPI button driver, loaded before the resume, or the power button is
+# dead after it (the resuming kernel turned its event off).
+check "initramfs-tools hook: button loaded before the resume" grep -qx button "$T/ir/forced"
 mkdir -p "$T/ir/initdir"
 cat >"$T/ir/dracut-install" <<EOF2
 inst_binary() { :; }
@@ -672,4 +676,7 @@ done
 for m in lzo lz4 lz4hc zstd deflate; do
 	check "dracut module: compressor $m installed" grep -qx "$m" "$T/ir/instmods"
 done
+check "dracut module: button installed" grep -qx button "$T/ir/instmods"
+check "dracut resume: button loaded before hibernate --resume" test "$(grep -n -e 'modprobe -q button' -e '/sbin/hibernate --resume' \
+	"$TOP/etc/dracut/90suspend2/suspend2-resume.sh" | cut -d: -f2 | tr -d '\t' | cut -c1-8 | tr '\n' ' ')" = "modprobe /sbin/hi "
 check "dracut module: suspend2 still installed" grep -qx suspend2 "$T/ir/instmods"

@@ -27,6 +27,9 @@ installkernel() {
 	# The compressors, asked for by name too; all of them, as the resume
 	# goes by the image's header, not by hibernate.conf.
 	hostonly='' instmods lzo lz4 lz4hc zstd deflate
+	# The ACPI button driver, loaded before the resume (the initramfs-
+	# tools hook says why).
+	hostonly='' instmods button
 	# The TPM 2.0 drivers, for an image whose key the kernel sealed to
 	# the TPM (key = tpm), whatever hibernate.conf says: --set key=tpm
 	# seals one too and the resume goes by the image's header.  Small,

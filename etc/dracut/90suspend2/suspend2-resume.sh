@@ -45,6 +45,9 @@ elif [ -n "$noresume" ]; then
 	fi
 else
 	info "suspend2: looking for a hibernation image (profile $SUSPEND2_PROFILE)"
+	# The power button must be on when the image is restored (see
+	# module-setup.sh): its driver, before the resume.
+	modprobe -q button 2> /dev/null
 	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 		${loc:+--set resume_location=$loc}
 	rc=$?
