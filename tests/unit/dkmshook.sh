@@ -7,11 +7,12 @@
 
 mkdir -p "$T/bin" "$T/src/suspend2-0.9" "$T/boot" \
 	"$T/etc/kernel/postinst.d" "$T/etc/kernel/header_postinst.d"
-# A fake dkms: "status" prints $FAKE_STATUS, anything else is logged and
-# exits with $FAKE_RC.
+# A fake dkms: "status" for this module, version and kernel prints
+# $FAKE_STATUS (any other status query is logged); anything else is
+# logged and exits with $FAKE_RC.
 cat >"$T/bin/dkms" <<'FAKE'
 #!/bin/sh
-if [ "$1" = status ]; then
+if [ "$*" = "status -m suspend2 -v 0.9 -k $FAKE_KVER" ]; then
 	printf '%s' "$FAKE_STATUS"
 	exit 0
 fi
@@ -29,10 +30,10 @@ for d in postinst.d header_postinst.d; do
 		"$TOP/kernel/dkms/kernel-hook.in" >"$T/etc/kernel/$d/dkms-suspend2"
 	chmod +x "$T/etc/kernel/$d/dkms-suspend2"
 done
-export PATH=$T/bin:$PATH FAKE_LOG=$T/calls FAKE_STATUS= FAKE_RC=0
+suspend2=6.12.118-suspend2-cloud-amd64
+export PATH=$T/bin:$PATH FAKE_LOG=$T/calls FAKE_STATUS='' FAKE_RC=0 FAKE_KVER=$suspend2
 post=$T/etc/kernel/postinst.d/dkms-suspend2
 header=$T/etc/kernel/header_postinst.d/dkms-suspend2
-suspend2=6.12.118-suspend2-cloud-amd64
 headers() { mkdir -p "$T/lib/modules/$1/build/include"; }
 
 check "the hook's paths were all moved for the test" \
@@ -48,7 +49,7 @@ check "a Debian kernel's headers: dkms not run" test ! -s "$T/calls"
 
 # A suspend2 kernel before its headers: said, nothing built, success.
 expect_rc "suspend2 kernel, no headers yet: exit 0" 0 "$post" "$suspend2"
-check "no headers yet: said" grep -q "no headers for $suspend2 yet; suspend2.ko is built when linux-headers-$suspend2 is installed" "$T/err"
+check "no headers yet: said, with what to do" grep -q "no headers for $suspend2: suspend2.ko is not built; install linux-headers-$suspend2, then run 'dpkg-reconfigure linux-image-$suspend2'" "$T/err"
 check "no headers yet: dkms not run" test ! -s "$T/calls"
 
 # With its headers: dkms install for that kernel; from postinst.d the
@@ -72,6 +73,14 @@ check "already installed: dkms install not run again" test ! -s "$T/calls"
 
 # A failed build fails the hook, so dpkg says so.
 FAKE_RC=10 expect_rc "dkms install fails: the hook fails" 10 "$post" "$suspend2"
+# A kernel dkms.conf's BUILD_EXCLUSIVE_CONFIG refuses (77): said, success.
+FAKE_RC=77 expect_rc "kernel without HIBERNATION (dkms 77): exit 0" 0 "$post" "$suspend2"
+check "kernel without HIBERNATION: said" grep -q "$suspend2 lacks CONFIG_HIBERNATION or CONFIG_CONFIGFS_FS; suspend2.ko skipped" "$T/err"
+# run-parts given a relative directory: still the header_postinst.d case.
+: >"$T/calls"
+expect_rc "header_postinst.d by a relative path: exit 0" 0 \
+	sh -c 'cd "$1/etc/kernel" && ./header_postinst.d/dkms-suspend2 "$2"' sh "$T" "$suspend2"
+check "header_postinst.d by a relative path: update-initramfs too" grep -q "^update-initramfs -u -k $suspend2\$" "$T/calls"
 
 # Removed but not purged: the source is gone, the hook stays quiet.
 rm -rf "$T/src/suspend2-0.9"
