@@ -158,7 +158,9 @@ S2DATADIR    ?= $(DATADIR)/suspend2
 INITRAMFSDIR ?= /usr/share/initramfs-tools
 DRACUTDIR    ?= /usr/lib/dracut/modules.d
 DKMSDIR      ?= /usr/src/suspend2-$(VERSION)
-SYSTEMD_DROPIN_DIR ?= $(SYSCONFDIR)/systemd/system/systemd-hibernate.service.d
+SYSTEMD_UNIT_DIR ?= $(SYSCONFDIR)/systemd/system
+# The services hibernate --install-systemd routes through suspend2.
+SYSTEMD_DROPINS  := systemd-hibernate.service.d systemd-suspend-then-hibernate.service.d
 INSTALL      ?= install
 
 # Module source for DKMS: what Kbuild builds from, no build products.
@@ -174,7 +176,7 @@ install: $(BUILD)/hibernate install-dkms
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount \
 		$(DESTDIR)$(DRACUTDIR)/90suspend2 \
 		$(DESTDIR)$(S2DATADIR)/patches \
-		$(DESTDIR)$(S2DATADIR)/systemd/systemd-hibernate.service.d
+		$(addprefix $(DESTDIR)$(S2DATADIR)/systemd/,$(SYSTEMD_DROPINS))
 	$(INSTALL) -m 755 $(BUILD)/hibernate $(DESTDIR)$(SBINDIR)/hibernate
 	$(INSTALL) -m 644 man/hibernate.8 $(DESTDIR)$(MANDIR)/man8/hibernate.8
 	$(INSTALL) -m 644 man/hibernate.conf.5 $(DESTDIR)$(MANDIR)/man5/hibernate.conf.5
@@ -197,8 +199,11 @@ install: $(BUILD)/hibernate install-dkms
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2
 	$(INSTALL) -m 755 etc/dracut/90suspend2/module-setup.sh \
 		etc/dracut/90suspend2/suspend2-resume.sh $(DESTDIR)$(DRACUTDIR)/90suspend2/
-	$(INSTALL) -m 644 etc/systemd/systemd-hibernate.service.d/suspend2.conf \
-		$(DESTDIR)$(S2DATADIR)/systemd/systemd-hibernate.service.d/suspend2.conf
+	@for d in $(SYSTEMD_DROPINS); do \
+		echo "$(INSTALL) -m 644 etc/systemd/$$d/suspend2.conf $(DESTDIR)$(S2DATADIR)/systemd/$$d/suspend2.conf"; \
+		$(INSTALL) -m 644 etc/systemd/$$d/suspend2.conf \
+			$(DESTDIR)$(S2DATADIR)/systemd/$$d/suspend2.conf || exit 1; \
+	done
 	$(INSTALL) -m 644 kernel/patches/series kernel/patches/*.patch $(DESTDIR)$(S2DATADIR)/patches/
 
 # The module source and dkms.conf only (the suspend2-dkms package).
@@ -230,11 +235,13 @@ uninstall:
 		$(DESTDIR)$(INITRAMFSDIR)/hooks/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/conf-hooks.d/suspend2 \
 		$(DESTDIR)$(INITRAMFSDIR)/scripts/local-premount/suspend2 \
-		$(DESTDIR)$(SYSTEMD_DROPIN_DIR)/suspend2.conf \
+		$(foreach d,$(SYSTEMD_DROPINS),$(DESTDIR)$(SYSTEMD_UNIT_DIR)/$(d)/suspend2.conf) \
 		$(DESTDIR)$(SYSCONFDIR)/kernel/postinst.d/dkms-suspend2 \
 		$(DESTDIR)$(SYSCONFDIR)/kernel/header_postinst.d/dkms-suspend2
 	rm -rf $(DESTDIR)$(DRACUTDIR)/90suspend2 $(DESTDIR)$(S2DATADIR) $(DESTDIR)$(DKMSDIR)
-	rmdir $(DESTDIR)$(SYSTEMD_DROPIN_DIR) 2>/dev/null || true
+	@for d in $(SYSTEMD_DROPINS); do \
+		rmdir $(DESTDIR)$(SYSTEMD_UNIT_DIR)/$$d 2>/dev/null || true; \
+	done
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/hibernate.conf and $(DESTDIR)$(SYSCONFDIR)/default/suspend2"
 
 # Debian packages (suspend2, suspend2-dkms) into build/deb/, then lintian.

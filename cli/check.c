@@ -90,6 +90,40 @@ int check_extents(const struct fiemap_extent *ext, size_t n, uint64_t size,
 			 (unsigned long long)next);
 		return -EINVAL;
 	}
+	return check_extents_aligned(ext, n, need, why, len);
+}
+
+int check_extents_aligned(const struct fiemap_extent *ext, size_t n,
+			  uint64_t size, char *why, size_t len)
+{
+	uint64_t end, shift, bad;
+	size_t i;
+
+	for (i = 0; i < n && ext[i].fe_logical < size; i++) {
+		const struct fiemap_extent *e = &ext[i];
+		const struct fiemap_extent *next = i + 1 < n ? &ext[i + 1] : NULL;
+
+		shift = e->fe_physical - e->fe_logical;
+		end = e->fe_logical + e->fe_length;
+		/*
+		 * Each page of the file must be one page of the device: the
+		 * extent starts on a page of the device where it starts on
+		 * a page of the file, and one that ends inside a page is
+		 * followed by the rest of that page, right behind it.
+		 */
+		if (shift % CHECK_PAGE)
+			bad = e->fe_logical;
+		else if (end % CHECK_PAGE && end < size &&
+			 (!next || next->fe_logical != end ||
+			  next->fe_physical - next->fe_logical != shift))
+			bad = end;
+		else
+			continue;
+		snprintf(why, len,
+			 "has its page at byte %llu on no whole page of the device (a filesystem with blocks smaller than a page, such as ext4 made with 1 KiB blocks, which mke2fs does below 512 MiB); the module writes whole pages, so make the file on a filesystem with 4 KiB blocks",
+			 (unsigned long long)(bad / CHECK_PAGE * CHECK_PAGE));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -123,8 +157,11 @@ int check_location(const char *val, char *dev, size_t devlen, uint64_t *page)
 	return 0;
 }
 
-/* Every extent of FD (FIEMAP, synced first), in *EXT; the count or -errno. */
-static long file_extents(int fd, struct fiemap_extent **ext)
+/*
+ * The extents of FD up to byte END (FIEMAP, synced first), in *EXT; the
+ * count or -errno.
+ */
+static long file_extents(int fd, uint64_t end, struct fiemap_extent **ext)
 {
 	enum { BATCH = 256, MAX_EXTENTS = 1 << 20 };
 	struct fiemap *fm;
@@ -136,13 +173,13 @@ static long file_extents(int fd, struct fiemap_extent **ext)
 	fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
 	if (!fm)
 		return -ENOMEM;
-	while (!last && n < MAX_EXTENTS) {
+	while (!last && n < MAX_EXTENTS && start < end) {
 		struct fiemap_extent *grown;
 		unsigned int i;
 
 		memset(fm, 0, sizeof(*fm));
 		fm->fm_start = start;
-		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_length = end - start;
 		fm->fm_flags = FIEMAP_FLAG_SYNC;
 		fm->fm_extent_count = BATCH;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm)) {
@@ -171,6 +208,32 @@ static long file_extents(int fd, struct fiemap_extent **ext)
 	}
 	free(fm);
 	return n;
+}
+
+int check_swapfile_header(const char *path, char *why, size_t len)
+{
+	struct fiemap_extent *ext = NULL;
+	long n;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, len, "cannot open it: %s", strerror(errno));
+		return ret;
+	}
+	n = file_extents(fd, CHECK_PAGE, &ext);
+	close(fd);
+	if (n < 0) {
+		snprintf(why, len,
+			 "has no block mapping its first page could be written through (FIEMAP: %s)",
+			 strerror((int)-n));
+		free(ext);
+		return (int)n;
+	}
+	ret = check_extents(ext, n, CHECK_PAGE, why, len);
+	free(ext);
+	return ret;
 }
 
 /*
@@ -229,7 +292,7 @@ int check_file_target(const struct check_sys *sys, const char *path,
 			 "is an active swap file: use the swapfile writer, or swapoff it");
 		goto out;
 	}
-	n = file_extents(fd, &ext);
+	n = file_extents(fd, FIEMAP_MAX_OFFSET, &ext);
 	if (n < 0) {
 		ret = n == -EOPNOTSUPP ? -EOPNOTSUPP : (int)n;
 		snprintf(why, len,

@@ -31,6 +31,13 @@ extern const struct check_sys check_sys_default;
 /* Pure parts. */
 int check_extents(const struct fiemap_extent *ext, size_t n, uint64_t size,
 		  char *why, size_t len);
+/*
+ * The first SIZE bytes of a file map page by page onto whole pages of
+ * the device, as the module maps a target file: with blocks smaller
+ * than a page, a page may start inside one of the device's or be split.
+ */
+int check_extents_aligned(const struct fiemap_extent *ext, size_t n,
+			  uint64_t size, char *why, size_t len);
 bool check_swap_signature(const unsigned char *page, size_t len);
 int check_location(const char *val, char *dev, size_t devlen,
 		   uint64_t *page);
@@ -41,5 +48,11 @@ int check_file_target(const struct check_sys *sys, const char *path,
 int check_dev_in_use(const struct check_sys *sys, dev_t dev, char *why,
 		     size_t len);
 int check_has_swap_signature(const char *path, char *why, size_t len);
+/*
+ * A swap file's first page, where the swapfile writer puts its signature,
+ * is written and one whole page of the device (the rest is swap's own
+ * map, which swapon(2) already made of whole pages).
+ */
+int check_swapfile_header(const char *path, char *why, size_t len);
 
 #endif

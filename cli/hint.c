@@ -3,10 +3,11 @@
  * Hints and stable device names.  What hibernate tells the user to copy
  * somewhere (a target, a resume parameter) must still name the same
  * device at the next boot, when /dev/sdX may be another disk: so it is
- * UUID= or PARTUUID=, and only one that libblkid resolves back to the
- * device right now.
+ * an LVM logical volume's name, UUID= or PARTUUID=, and only one that
+ * resolves back to the device right now.
  */
 #include <blkid/blkid.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -14,10 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include "check.h"
 #include "common.h"
 #include "conf.h"
 #include "hint.h"
+#include "lvm.h"
 #include "strutil.h"
 #include "sysinfo.h"
 
@@ -93,10 +97,53 @@ static void probe_ids(const char *dev, dev_t rdev, char *uuid,
 	}
 }
 
+/* The first line of file DIR/NAME, without its newline; false if none. */
+static bool read_line(const char *dir, const char *name, char *out,
+		      size_t len)
+{
+	char path[PATH_MAX];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	ok = fgets(out, len, f) != NULL;
+	fclose(f);
+	if (ok)
+		out[strcspn(out, "\n")] = '\0';
+	return ok;
+}
+
+int hint_lvm_name(const char *sysdir, char *out, size_t len)
+{
+	char uuid[128], name[NAME_MAX + 1], path[PATH_MAX], vglv[PATH_MAX];
+	size_t i;
+
+	if (!read_line(sysdir, "dm/uuid", uuid, sizeof(uuid)) ||
+	    !read_line(sysdir, "dm/name", name, sizeof(name)))
+		return -ENOENT;
+	/* "LVM-" and the VG's and LV's ids; a layer (-cow, -real) has more. */
+	if (strncmp(uuid, "LVM-", 4) || strlen(uuid) != 4 + 64)
+		return -ENOENT;
+	for (i = 4; uuid[i]; i++)
+		if (!isalnum((unsigned char)uuid[i]))
+			return -ENOENT;
+	if (strchr(name, '/'))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/dev/mapper/%s", name);
+	if (lvm_volume_name(path, vglv, sizeof(vglv)) ||
+	    (size_t)snprintf(out, len, "%s", path) >= len)
+		return -ENOENT;
+	return 0;
+}
+
 int hint_stable_name(const char *dev, bool by_content, char *out,
 		     size_t len)
 {
-	char uuid[NAME_MAX + 1], partuuid[NAME_MAX + 1];
+	char uuid[NAME_MAX + 1], partuuid[NAME_MAX + 1], lv[PATH_MAX];
+	char sysdir[64];
 	struct stat st;
 
 	snprintf(out, len, "%s", dev);
@@ -104,6 +151,18 @@ int hint_stable_name(const char *dev, bool by_content, char *out,
 		return -errno;
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
+	/*
+	 * A logical volume by its name: it stays, it needs no content (a
+	 * bdev target's), and hibernate --resume can activate it in an
+	 * initramfs that did not (cli/lvm.c), where a UUID= would not be
+	 * found.
+	 */
+	snprintf(sysdir, sizeof(sysdir), CHECK_SYS_BLOCK "/%u:%u",
+		 major(st.st_rdev), minor(st.st_rdev));
+	if (!hint_lvm_name(sysdir, lv, sizeof(lv)) && is_rdev(lv, st.st_rdev) &&
+	    (size_t)snprintf(out, len, "%s", lv) < len)
+		return 0;
+	snprintf(out, len, "%s", dev);
 	probe_ids(dev, st.st_rdev, uuid, partuuid, sizeof(uuid));
 	if (by_content && *uuid && tag_is("UUID", uuid, st.st_rdev)) {
 		snprintf(out, len, "UUID=%s", uuid);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Hints: what to write where when something is missing, and names of
- * devices that stay the same from one boot to the next (UUID=,
- * PARTUUID=) for what the user copies into a configuration or onto the
- * kernel command line.
+ * devices that stay the same from one boot to the next (a logical
+ * volume's name, UUID=, PARTUUID=) for what the user copies into a
+ * configuration or onto the kernel command line.
  */
 #ifndef HIB_HINT_H
 #define HIB_HINT_H
@@ -15,12 +15,20 @@
 #define HINT_SYS_BY_PARTUUID	"/dev/disk/by-partuuid"
 
 /*
- * A name of block device DEV that libblkid resolves back to DEV:
- * UUID=... (a filesystem's or a swap area's; it survives a suspend2 image
- * on a swap partition, which libblkid reports as "swsuspend" with the
- * same UUID), else PARTUUID=....  Without BY_CONTENT only PARTUUID=:
- * a bdev target's old filesystem UUID is gone once an image is written
- * over it.  Returns 0 with OUT set, else -errno with OUT a copy of DEV.
+ * "/dev/mapper/VG-LV" when SYSDIR (a device's directory under
+ * /sys/dev/block) is an LVM logical volume's, not one of its hidden
+ * layers (-real, -cow, -tpool, ...); else -ENOENT.
+ */
+int hint_lvm_name(const char *sysdir, char *out, size_t len);
+
+/*
+ * A name of block device DEV that resolves back to DEV: an LVM logical
+ * volume's /dev/mapper/VG-LV (hint_lvm_name), else UUID=... (a
+ * filesystem's or a swap area's; it survives a suspend2 image on a swap
+ * partition, which libblkid reports as "swsuspend" with the same UUID),
+ * else PARTUUID=....  Without BY_CONTENT no UUID=: a bdev target's old
+ * filesystem UUID is gone once an image is written over it.  Returns 0
+ * with OUT set, else -errno with OUT a copy of DEV.
  */
 int hint_stable_name(const char *dev, bool by_content, char *out,
 		     size_t len);

@@ -29,6 +29,7 @@ enum {
 	OPT_SETUP_KEY,
 	OPT_PASSPHRASE_FILE,
 	OPT_KDF,
+	OPT_SUSPEND_THEN_HIBERNATE,
 };
 
 static const struct option longopts[] = {
@@ -52,6 +53,8 @@ static const struct option longopts[] = {
 	{ "setup-key",     optional_argument, NULL, OPT_SETUP_KEY },
 	{ "passphrase-file", required_argument, NULL, OPT_PASSPHRASE_FILE },
 	{ "kdf",           required_argument, NULL, OPT_KDF },
+	{ "suspend-then-hibernate", no_argument, NULL,
+	  OPT_SUSPEND_THEN_HIBERNATE },
 	{ "help",          no_argument,       NULL, 'h' },
 	{ "version",       no_argument,       NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -63,7 +66,7 @@ static const int excl[][10] = {
 	{ 'q', 'v', 0 },
 	{ OPT_TEST, OPT_RESUME, OPT_INVALIDATE, OPT_STATUS,
 	  OPT_LIST_PROFILES, OPT_INSTALL_SYSTEMD, OPT_SYSTEM_SLEEP,
-	  OPT_SETUP_KEY, 0 },
+	  OPT_SETUP_KEY, OPT_SUSPEND_THEN_HIBERNATE, 0 },
 };
 
 static const char *opt_name(int c)
@@ -106,11 +109,15 @@ void hib_usage(FILE *out)
 	      "\n"
 	      "Actions (default: hibernate):\n"
 	      "     --test               full cycle without powering down, then verify\n"
+	      "     --suspend-then-hibernate\n"
+	      "                          suspend to RAM first; hibernate when the wake\n"
+	      "                            alarm (hibernate_delay) wakes the machine\n"
 	      "     --resume             resume from an image if there is one (initramfs)\n"
 	      "     --invalidate         erase the image signature on the target\n"
 	      "     --status             show state, capabilities and the last results\n"
 	      "     --list-profiles      list the profiles in the configuration\n"
-	      "     --install-systemd    make systemctl hibernate use this profile\n"
+	      "     --install-systemd    make systemctl hibernate and suspend-then-hibernate\n"
+	      "                            use this profile\n"
 	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
 	      "     --setup-key [NAME]   make the keys encrypted images are written for\n"
 	      "                            (default: the profile's key, else default);\n"
@@ -276,6 +283,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 					optarg);
 				return usage_error();
 			}
+			break;
+		case OPT_SUSPEND_THEN_HIBERNATE:
+			ctl->suspend_first = true;
 			break;
 		case OPT_JSON:
 			ctl->json = true;

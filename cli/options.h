@@ -43,6 +43,7 @@ struct hib_ctl {
 	bool dry_run;
 	bool json;
 	bool force;
+	bool suspend_first;		/* --suspend-then-hibernate */
 	int verbosity;
 };
 

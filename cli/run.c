@@ -24,6 +24,8 @@
 #include "perm.h"
 #include "report.h"
 #include "run.h"
+#include "sleep.h"
+#include "strutil.h"
 #include "sysinfo.h"
 #include "systemd.h"
 
@@ -321,6 +323,96 @@ static int action_failed(struct run *r, const char *word, int err)
 }
 
 /*
+ * --suspend-then-hibernate: the machine must be able to suspend to RAM
+ * and to set a wake alarm, checked before anything changes.
+ */
+static int check_sleep(struct run *r)
+{
+	char why[PATH_MAX + 256], buf[PATH_MAX];
+	int ret = sleep_check(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)),
+			      why, sizeof(why));
+
+	if (ret == -EPERM && r->ctl->dry_run && !perm_is_root()) {
+		note(r, "check: suspend to RAM with a wake alarm: not checked (%s)",
+		     why);
+		return 0;
+	}
+	if (ret) {
+		hib_err("--suspend-then-hibernate: %s; nothing was changed (plain hibernate still works)",
+			why);
+		note(r, "check: suspend to RAM with a wake alarm: FAILED");
+		return HIB_EXIT_FAILURE;
+	}
+	note(r, "check: suspend to RAM with a wake alarm: possible");
+	return 0;
+}
+
+/*
+ * --suspend-then-hibernate: sleep in RAM first.  Returns -1 to hibernate
+ * now (the wake alarm woke the machine, or it did not suspend: an image
+ * loses nothing), else the exit status (something else woke it before
+ * the alarm: the user is back, nothing more to do).
+ */
+static int suspend_first(struct run *r)
+{
+	char why[PATH_MAX + 256], buf[PATH_MAX];
+	uint64_t delay = 0, slept;
+	int ret;
+
+	parse_u64(r->prof.v[K_HIBERNATE_DELAY].value, &delay);
+	if (r->ctl->dry_run) {
+		note(r, "would suspend to RAM with a wake alarm %llu s ahead (hibernate_delay), then hibernate if the alarm wakes the machine, and nothing more if something else does first",
+		     (unsigned long long)delay);
+		return -1;
+	}
+	hib_info("suspending to RAM; a wake alarm in %llu s (hibernate_delay) hibernates with profile '%s'",
+		 (unsigned long long)delay, r->prof.name);
+	ret = sleep_until_alarm(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)),
+				delay, &slept, why, sizeof(why));
+	if (ret == -EBUSY) {
+		/* A key, the lid, a button: someone is there. */
+		hib_info("%s (a wakeup event stopped the suspend): not hibernating",
+			 why);
+	} else if (ret < 0) {
+		hib_warn("%s: hibernating now instead", why);
+		return -1;
+	} else if (ret) {
+		hib_info("the wake alarm woke the machine after %llu s in RAM: hibernating",
+			 (unsigned long long)slept);
+		return -1;
+	} else {
+		hib_info("woken after %llu s in RAM, %s the wake alarm (%llu s): not hibernating",
+			 (unsigned long long)slept,
+			 slept < delay ? "before" : "not by",
+			 (unsigned long long)delay);
+	}
+	if (r->ctl->json)
+		printf("{\"action\": \"suspend-then-hibernate\", \"hibernated\": false, \"slept_s\": %llu, \"hibernate_delay_s\": %llu}\n",
+		       (unsigned long long)slept, (unsigned long long)delay);
+	return HIB_EXIT_OK;
+}
+
+/*
+ * The hibernation after the alarm failed: back to RAM, without an alarm,
+ * rather than stay awake in a bag (systemd does the same); not after an
+ * abort from the keyboard, whose user is there.
+ */
+static void sleep_after_failure(struct run *r)
+{
+	char buf[PATH_MAX];
+	struct results res;
+	int ret;
+
+	results_read(&r->cfs, &res);
+	if (!strcmp(res.status, "aborted"))
+		return;
+	hib_warn("the hibernation failed: suspending to RAM again, with no wake alarm");
+	ret = sleep_again(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)));
+	if (ret)
+		hib_err("cannot suspend to RAM either: %s", strerror(-ret));
+}
+
+/*
  * The profile is written (and each key read back) and selected before
  * any hook runs: a key the kernel refuses then stops the cycle while
  * the services the hooks would stop still run.
@@ -339,6 +431,13 @@ static int do_cycle(struct run *r, const char *word)
 	if (ret)
 		return ret;
 	print_resume_location(r);
+	if (r->ctl->suspend_first && !strcmp(word, "hibernate")) {
+		ret = suspend_first(r);
+		if (ret >= 0) {
+			unload(r);
+			return ret;
+		}
+	}
 	if (r->ctl->dry_run) {
 		print_hooks(r, "pre_hibernate", p->pre, p->npre);
 		ret = cfs_write(&r->cfs, "action", word);
@@ -363,6 +462,8 @@ static int do_cycle(struct run *r, const char *word)
 	/* Here the write has returned: after resume, or failed. */
 	if (ret) {
 		ret = action_failed(r, word, -ret);
+		if (r->ctl->suspend_first && ret != HIB_EXIT_BUSY)
+			sleep_after_failure(r);
 	} else {
 		results_read(&r->cfs, &res);
 		report(r, &res);
@@ -639,6 +740,8 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = check_words(&r);
 	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
 		ret = check_encryption(&r);
+	if (!ret && a == ACT_HIBERNATE && ctl->suspend_first)
+		ret = check_sleep(&r);
 	if (!ret)
 		ret = take_lock(&r);
 	if (!ret)

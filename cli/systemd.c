@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hibernate --install-systemd: make "systemctl hibernate" (and logind's
- * lid and key handling) go through suspend2 by replacing the ExecStart of
- * systemd-hibernate.service with this command, its options and a
- * profile.  That ExecStart was systemd-sleep, which also runs the
- * system-sleep hooks (NVIDIA, TLP, ...): the drop-in runs them too,
- * through hibernate --system-sleep pre|post.
+ * hibernate --install-systemd: make "systemctl hibernate" and "systemctl
+ * suspend-then-hibernate" (and logind's lid and key handling) go through
+ * suspend2 by replacing the ExecStart of systemd-hibernate.service and
+ * systemd-suspend-then-hibernate.service with this command, its options
+ * and a profile (and --suspend-then-hibernate for the second).  That
+ * ExecStart was systemd-sleep, which also runs the system-sleep hooks
+ * (NVIDIA, TLP, ...): the drop-ins run them too, through hibernate
+ * --system-sleep pre|post, once before and once after (with
+ * suspend-then-hibernate, around both halves).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -204,19 +207,25 @@ static int add_path(char *line, size_t len, const char *opt, const char *path)
 	return ret ? ret : add_word(line, len, p);
 }
 
+const struct systemd_dropin systemd_dropins[2] = {
+	{ "systemd-hibernate.service", "hibernate", false },
+	{ "systemd-suspend-then-hibernate.service", "suspend-then-hibernate",
+	  true },
+};
+
 #define DROPIN_FORMAT \
-	"# Written by hibernate --install-systemd: systemctl hibernate\n" \
+	"# Written by hibernate --install-systemd: systemctl %s\n" \
 	"# runs suspend2 with profile %s.  Remove this file and run\n" \
-	"# \"systemctl daemon-reload\" to go back to systemd's hibernation.\n" \
+	"# \"systemctl daemon-reload\" to go back to systemd's %s.\n" \
 	"[Service]\n" \
-	"# The hooks of system-sleep/, as systemd-sleep runs them.\n" \
+	"# The hooks of system-sleep/ (systemd-sleep ran them): before, after.\n" \
 	"ExecStartPre=-%s --system-sleep pre\n" \
 	"ExecStart=\n" \
 	"ExecStart=%s\n" \
 	"ExecStopPost=-%s --system-sleep post\n"
 
-int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
-		    size_t len)
+int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
+		    const struct systemd_dropin *d, char *out, size_t len)
 {
 	char line[8192] = "", pre[PATH_MAX * 2 + 64] = "",
 	     post[PATH_MAX * 2 + 64] = "";
@@ -236,6 +245,8 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 	}
 	if (!ret && ctl->force)
 		ret = add_word(line, sizeof(line), "--force");
+	if (!ret && d->suspend_first)
+		ret = add_word(line, sizeof(line), "--suspend-then-hibernate");
 	if (!ret)
 		ret = add_word(line, sizeof(line), "-p");
 	if (!ret)
@@ -246,8 +257,8 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
 		ret = add_word(post, sizeof(post), self);
 	if (ret)
 		return ret;
-	if ((size_t)snprintf(out, len, DROPIN_FORMAT, ctl->profile, pre, line,
-			     post) >= len) {
+	if ((size_t)snprintf(out, len, DROPIN_FORMAT, d->verb, ctl->profile,
+			     d->verb, pre, line, post) >= len) {
 		hib_err("--install-systemd: drop-in too long");
 		return HIB_EXIT_USAGE;
 	}
@@ -290,40 +301,17 @@ static void check_profile(const struct hib_ctl *ctl)
 	conf_free(&c);
 }
 
-int hib_install_systemd(const struct hib_ctl *ctl)
+/* Write TEXT to PATH.tmp, root's alone, for a rename to PATH. */
+static int write_dropin(const char *path, const char *text)
 {
-	char self[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8], text[16384];
-	char buf[PATH_MAX];
-	const char *dir = hib_path(SYSTEMD_DROPIN_DIR, buf, sizeof(buf));
-	const char *argv[] = { "systemctl", "daemon-reload", NULL };
-	const struct spawn reload = { .file = argv[0], .argv = argv };
+	char dir[PATH_MAX], tmp[PATH_MAX + 8], *slash;
 	FILE *f;
-	int fd;
-	int ret;
+	int fd, ret;
 
-	/* Another directory (tests, an image being built) is the user's. */
-	if (!hib_sysroot() && !ctl->dry_run && !perm_is_root()) {
-		hib_err("--install-systemd must be run as root: it writes %s/%s and runs systemctl daemon-reload (--dry-run prints the drop-in)",
-			dir, SYSTEMD_DROPIN_NAME);
-		return HIB_EXIT_PERM;
-	}
-	if (!profile_name_ok(ctl->profile)) {
-		hib_err("--install-systemd: bad profile name '%s'",
-			ctl->profile);
-		return HIB_EXIT_USAGE;
-	}
-	ret = self_path(self, sizeof(self));
-	if (!ret)
-		ret = hib_dropin_text(ctl, self, text, sizeof(text));
-	if (ret)
-		return ret;
-	check_profile(ctl);
-	snprintf(path, sizeof(path), "%s/%s", dir, SYSTEMD_DROPIN_NAME);
-
-	if (ctl->dry_run) {
-		printf("# %s\n%s", path, text);
-		return HIB_EXIT_OK;
-	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
 	ret = mkdir_p(dir);
 	if (ret) {
 		hib_err("%s: %s", dir, strerror(-ret));
@@ -345,13 +333,73 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 		return HIB_EXIT_FAILURE;
 	}
 	fputs(text, f);
-	if (fchmod(fd, 0644) || fflush(f) || fsync(fd) || fclose(f) ||
-	    rename(tmp, path)) {
-		hib_err("%s: %s", path, strerror(errno));
+	if (fchmod(fd, 0644) || fflush(f) || fsync(fd) || fclose(f)) {
+		hib_err("%s: %s", tmp, strerror(errno));
 		unlink(tmp);
 		return HIB_EXIT_FAILURE;
 	}
-	hib_info("installed %s (profile %s)", path, ctl->profile);
+	return 0;
+}
+
+int hib_install_systemd(const struct hib_ctl *ctl)
+{
+	char self[PATH_MAX], path[ARRAY_SIZE(systemd_dropins)][PATH_MAX];
+	char tmp[sizeof(path) + 8], text[16384], buf[PATH_MAX];
+	const char *units = hib_path(SYSTEMD_UNIT_DIR, buf, sizeof(buf));
+	const char *argv[] = { "systemctl", "daemon-reload", NULL };
+	const struct spawn reload = { .file = argv[0], .argv = argv };
+	size_t i;
+	int ret;
+
+	/* Another directory (tests, an image being built) is the user's. */
+	if (!hib_sysroot() && !ctl->dry_run && !perm_is_root()) {
+		hib_err("--install-systemd must be run as root: it writes %s/%s.d/%s (and the same for %s) and runs systemctl daemon-reload (--dry-run prints the drop-ins)",
+			units, systemd_dropins[0].unit, SYSTEMD_DROPIN_NAME,
+			systemd_dropins[1].unit);
+		return HIB_EXIT_PERM;
+	}
+	if (!profile_name_ok(ctl->profile)) {
+		hib_err("--install-systemd: bad profile name '%s'",
+			ctl->profile);
+		return HIB_EXIT_USAGE;
+	}
+	ret = self_path(self, sizeof(self));
+	if (ret)
+		return ret;
+	check_profile(ctl);
+	/* Both written first, then both renamed: not one without the other. */
+	for (i = 0; i < ARRAY_SIZE(systemd_dropins); i++) {
+		const struct systemd_dropin *d = &systemd_dropins[i];
+
+		ret = hib_dropin_text(ctl, self, d, text, sizeof(text));
+		snprintf(path[i], sizeof(path[i]), "%s/%s.d/%s", units,
+			 d->unit, SYSTEMD_DROPIN_NAME);
+		if (!ret && ctl->dry_run)
+			printf("%s# %s\n%s", i ? "\n" : "", path[i], text);
+		else if (!ret)
+			ret = write_dropin(path[i], text);
+		if (ret) {
+			while (i-- > 0 && !ctl->dry_run) {
+				snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);
+				unlink(tmp);
+			}
+			return ret;
+		}
+	}
+	if (ctl->dry_run)
+		return HIB_EXIT_OK;
+	for (i = 0; i < ARRAY_SIZE(systemd_dropins); i++) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);
+		if (rename(tmp, path[i])) {
+			hib_err("%s: %s", path[i], strerror(errno));
+			unlink(tmp);
+			ret = HIB_EXIT_FAILURE;
+			continue;
+		}
+		hib_info("installed %s (profile %s)", path[i], ctl->profile);
+	}
+	if (ret)
+		return ret;
 	/* Only a running systemd needs to reload; a chroot or image does not. */
 	if (!hib_sysroot() &&
 	    access("/run/systemd/system", F_OK) == 0 &&

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hibernate --install-systemd: the systemd-hibernate.service drop-in;
+ * hibernate --install-systemd: the drop-ins of systemd-hibernate.service
+ * and systemd-suspend-then-hibernate.service;
  * hibernate --system-sleep: the system-sleep hooks it runs.
  */
 #ifndef HIB_SYSTEMD_H
@@ -11,9 +12,8 @@
 
 #include "options.h"
 
-#define SYSTEMD_DROPIN_DIR \
-	"/etc/systemd/system/systemd-hibernate.service.d"
-#define SYSTEMD_DROPIN_NAME "suspend2.conf"
+#define SYSTEMD_UNIT_DIR	"/etc/systemd/system"
+#define SYSTEMD_DROPIN_NAME	"suspend2.conf"
 /* Where make install and the package put the command. */
 #define HIB_INSTALL_PATH "/usr/sbin/hibernate"
 
@@ -29,17 +29,27 @@
 #define SYSTEM_SLEEP_TIMEOUT_S	90
 
 /*
- * Write the drop-in that makes systemd-hibernate.service run this
- * hibernate, with the -c, --module, --configfs, --set and --force of CTL
- * and its profile, into SYSTEMD_DROPIN_DIR (under HIBERNATE_SYSROOT if
- * set), then "systemctl daemon-reload" when systemd runs.
- * With --dry-run, print it instead.  Returns an exit status.
+ * Write the drop-ins that make systemd-hibernate.service run this
+ * hibernate, and systemd-suspend-then-hibernate.service run it with
+ * --suspend-then-hibernate, with the -c, --module, --configfs, --set and
+ * --force of CTL and its profile, under SYSTEMD_UNIT_DIR (under
+ * HIBERNATE_SYSROOT if set), then "systemctl daemon-reload" when systemd
+ * runs.  With --dry-run, print them instead.  Returns an exit status.
  */
 int hib_install_systemd(const struct hib_ctl *ctl);
 
-/* The drop-in's text for command SELF; 0 or an exit status. */
-int hib_dropin_text(const struct hib_ctl *ctl, const char *self, char *out,
-		    size_t len);
+/* A unit of systemd's that the drop-ins route through suspend2. */
+struct systemd_dropin {
+	const char *unit;	/* systemd-hibernate.service, ... */
+	const char *verb;	/* what systemctl calls it */
+	bool suspend_first;	/* with --suspend-then-hibernate */
+};
+
+extern const struct systemd_dropin systemd_dropins[2];
+
+/* The drop-in D's text for command SELF; 0 or an exit status. */
+int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
+		    const struct systemd_dropin *d, char *out, size_t len);
 
 /* One word for an ExecStart= line, quoted as systemd reads it. */
 bool sd_quote(const char *w, char *out, size_t len);

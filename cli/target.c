@@ -21,6 +21,7 @@
 
 #include "check.h"
 #include "hint.h"
+#include "perm.h"
 #include "lvm.h"
 #include "run.h"
 #include "strutil.h"
@@ -185,8 +186,9 @@ static void resume_location(struct run *r, char *out, size_t len)
 }
 
 /*
- * The resume parameter names the device by UUID= or PARTUUID= (/dev/sdX
- * may be another disk at the next boot): the initramfs scripts take it
+ * The resume parameter names the device by a logical volume's name, UUID=
+ * or PARTUUID= (/dev/sdX may be another disk at the next boot, and only a
+ * volume's name lets the resume activate it): the initramfs scripts take it
  * as suspend2.resume= and hand it to hibernate --resume, which resolves
  * it; resume_location takes the same value.  A bdev target keeps no
  * filesystem UUID once the image is written over it.
@@ -462,6 +464,21 @@ int check_target(struct run *r, bool need_room)
 		ret = check_file_fs(r);
 		if (ret)
 			return ret;
+	}
+	/* The module writes its signature there, as one page of the device. */
+	if (S_ISREG(st.st_mode) &&
+	    !strcmp(r->prof.v[K_WRITER].value, "swapfile")) {
+		ret = check_swapfile_header(r->target, msg, sizeof(msg));
+		/* mkswap makes it 0600: a user's dry run cannot look. */
+		if (ret == -EACCES && r->ctl->dry_run && !perm_is_root()) {
+			note(r, "check: target %s: first page not checked (%s)",
+			     r->target, msg);
+		} else if (ret) {
+			hib_err("%s: key 'target': %s %s", where, r->target,
+				msg);
+			note(r, "check: target %s: %s: FAILED", r->target, msg);
+			return HIB_EXIT_FAILURE;
+		}
 	}
 	if (!sys_block_info(r->target, &size, &ro)) {
 		hib_verbose("target %s: %llu MiB%s", r->target,

@@ -154,6 +154,11 @@ check "--install-systemd writes ExecStart with the profile" \
 	grep -qx "ExecStart=$HIB -p battery" "$D/suspend2.conf"
 check "--install-systemd clears the old ExecStart" \
 	grep -qx "ExecStart=" "$D/suspend2.conf"
+S=$T/etc/systemd/system/systemd-suspend-then-hibernate.service.d
+check "--install-systemd: suspend-then-hibernate too, sleeping first" \
+	grep -qx "ExecStart=$HIB --suspend-then-hibernate -p battery" "$S/suspend2.conf"
+check "--install-systemd: its hooks too" \
+	grep -qx "ExecStartPre=-$HIB --system-sleep pre" "$S/suspend2.conf"
 rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd --dry-run" 0 "$HIB" --install-systemd -n
 check "--install-systemd --dry-run writes nothing" test ! -e "$T/etc/systemd"

@@ -116,6 +116,44 @@ else
 	echo "note: root is not on a block device here; bdev cases skipped"
 fi
 
+# --suspend-then-hibernate: HIBERNATE_SYSROOT moves /sys/power/state to
+# a plain file, so that no case here can suspend this machine.
+mkdir -p "$T/sys/power"
+printf 'freeze disk\n' >"$T/sys/power/state"
+conf file "$T/full"
+same "suspend-then-hibernate, no 'mem' in /sys/power/state" 1 --suspend-then-hibernate -f
+check "no mem: the message says so, and that plain hibernate works" \
+	grep -q "does not offer 'mem': this kernel or machine cannot suspend to RAM; nothing was changed (plain hibernate still works)" "$T/real.err"
+check "no mem: nothing written there" grep -qx 'freeze disk' "$T/sys/power/state"
+printf 'freeze mem disk\n' >"$T/sys/power/state"
+"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p -n --suspend-then-hibernate -f \
+	>"$T/probe.out" 2>"$T/probe.err"
+if grep -q "no RTC here can wake the machine\|needs CAP_WAKE_ALARM" "$T/probe.err"; then
+	same "suspend-then-hibernate, no wake alarm possible here" 1 --suspend-then-hibernate -f
+	check "no alarm: the message says why" grep -q "no RTC here\|CAP_WAKE_ALARM" "$T/real.err"
+else
+	same "suspend-then-hibernate, woken before the alarm" 0 \
+		--suspend-then-hibernate -f --set hibernate_delay=3600
+	check "the dry run says what it would do" \
+		grep -q "would suspend to RAM with a wake alarm 3600 s ahead (hibernate_delay)" "$T/dry.out"
+	check "the real run wrote mem to /sys/power/state" \
+		test "$(head -c 3 "$T/sys/power/state")" = mem
+	check "back before the alarm: says so, no hibernation" \
+		grep -q "before the wake alarm (3600 s): not hibernating" "$T/real.err"
+	check "back before the alarm: no action written, no hook run" \
+		test ! -s "$CFS/action" -a ! -e "$T/hooks"
+	"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --suspend-then-hibernate -f \
+		--json --set hibernate_delay=3600 >"$T/j.out" 2>/dev/null
+	check "--json: the wake before the alarm, as one object" python3 -c '
+import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+assert d["hibernated"] is False and d["hibernate_delay_s"] == 3600' "$T/j.out"
+fi
+conf file "$T/full" "hibernate_delay = 86401"
+same "hibernate_delay beyond a day" 3 --suspend-then-hibernate -f
+check "hibernate_delay: file:line and the range" \
+	grep -q "c.conf:6: key 'hibernate_delay': expected a value from 10 to 86400" "$T/real.err"
+
 conf swap "$T/noswap" "swap_on_demand = yes"
 same "swap_on_demand, no swap signature" 1 --test -f
 check "no signature: the message says mkswap" grep -q "mkswap" "$T/real.err"

@@ -7,6 +7,7 @@
 
 export HIBERNATE_SYSROOT=$T
 D=$T/etc/systemd/system/systemd-hibernate.service.d/suspend2.conf
+S=$T/etc/systemd/system/systemd-suspend-then-hibernate.service.d/suspend2.conf
 REAL=$(realpath "$HIB")
 
 # The options that were given, with absolute paths.
@@ -19,6 +20,10 @@ check "ExecStart carries -c, --module, --configfs, --set, --force, -p" \
 	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --force -p sys" "$D"
 check "the old ExecStart is cleared first" \
 	test "$(grep '^ExecStart=' "$D" | head -1)" = "ExecStart="
+check "suspend-then-hibernate: the same options, and it sleeps first" \
+	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --force --suspend-then-hibernate -p sys" "$S"
+check "suspend-then-hibernate: its old ExecStart cleared, hooks around" \
+	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre" -e "ExecStopPost=-$REAL --system-sleep post" "$S")" = 3
 check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre" "$D"
 check "system-sleep hooks after, even after a failure" \
 	grep -qx "ExecStopPost=-$REAL --system-sleep post" "$D"
@@ -26,8 +31,20 @@ check "system-sleep hooks after, even after a failure" \
 # link planted at the temporary name is not followed.
 ln -s "$T/planted" "$D.tmp"
 (umask 000 && "$HIB" --install-systemd) >/dev/null 2>&1
-check "umask 000: the drop-in is mode 644" test "$(stat -c %a "$D")" = 644
+check "umask 000: the drop-ins are mode 644" \
+	test "$(stat -c %a "$D") $(stat -c %a "$S")" = "644 644"
 check "a link at the temporary name was not followed" test ! -e "$T/planted"
+# Both drop-ins or neither: the second cannot be written, the first is
+# left as it was, and no temporary file stays behind.
+rm -rf "$T/etc/systemd"
+mkdir -p "$T/etc/systemd/system"
+: >"$T/etc/systemd/system/systemd-suspend-then-hibernate.service.d"
+expect_rc "--install-systemd, the second drop-in cannot be written" 1 \
+	"$HIB" --install-systemd
+check "... so the first is not installed alone" test ! -e "$D"
+check "... and no temporary file is left" \
+	test -z "$(find "$T/etc/systemd" -name '*.tmp')"
+rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd without options" 0 "$HIB" --install-systemd
 check "no options: none added" grep -qx "ExecStart=$REAL -p default" "$D"
 

@@ -76,6 +76,48 @@ static void test_extents(void **state)
 	assert_int_equal(check_extents(e, 2, 8 * P + 10, why, sizeof(why)), 0);
 }
 
+/* 1 KiB blocks: each page of the file must still be one page of the device. */
+static void test_extents_aligned(void **state)
+{
+	struct fiemap_extent e[3];
+	char why[512];
+
+	(void)state;
+	/* Two extents, each page-aligned on the device, split on a page. */
+	ext_set(&e[0], 0, 4 * P, 0);
+	ext_set(&e[1], 4 * P, 4 * P, FIEMAP_EXTENT_LAST);
+	e[1].fe_physical = 5000 * P;
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), 0);
+	/* The first page starts 1 KiB into a page of the device. */
+	e[0].fe_physical = 1000 * P + 1024;
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "page at byte 0 on no whole page"));
+	assert_non_null(strstr(why, "4 KiB blocks"));
+	/* Only the header page matters to the swapfile writer's check... */
+	ext_set(&e[0], 0, P, 0);
+	ext_set(&e[1], P, 7 * P, FIEMAP_EXTENT_LAST);
+	e[1].fe_physical = 3 * P + 1024;
+	assert_int_equal(check_extents_aligned(e, 2, P, why, sizeof(why)), 0);
+	/* ...and to the file writer's every page. */
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "page at byte 4096 "));
+	/* A page split over two extents that are not one after the other. */
+	ext_set(&e[0], 0, P + 2048, 0);
+	ext_set(&e[1], P + 2048, 6 * P + 2048, FIEMAP_EXTENT_LAST);
+	e[1].fe_physical = 9000 * P + 2048;
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "page at byte 4096 "));
+	/* The same split, contiguous on the device: one page after all. */
+	e[1].fe_physical = e[0].fe_physical + P + 2048;
+	assert_int_equal(check_extents(e, 2, 8 * P, why, sizeof(why)), 0);
+	/* A split page at the end, past what is mapped: no matter. */
+	ext_set(&e[0], 0, 2 * P + 1024, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_aligned(e, 1, 2 * P, why, sizeof(why)),
+			 0);
+	assert_int_equal(check_extents_aligned(e, 1, 3 * P, why, sizeof(why)),
+			 -EINVAL);
+}
+
 static void test_swap_signature(void **state)
 {
 	unsigned char page[P];
@@ -338,6 +380,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_extents),
+		cmocka_unit_test(test_extents_aligned),
 		cmocka_unit_test(test_swap_signature),
 		cmocka_unit_test(test_location),
 		cmocka_unit_test(test_dev_in_use),

@@ -85,6 +85,58 @@ static void test_stable_name_fallbacks(void **state)
 	rm_tree(d);
 }
 
+/* A device's dm/uuid and dm/name under sysfs: only a volume, no layer. */
+static void test_lvm_name(void **state)
+{
+	static const char ids[] =
+		"0123456789abcdefABCDEF0123456789ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvu";
+	char *d = tmp_tree(), uuid[128], out[4200];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/dm", d);
+	assert_int_equal(mkdir(out, 0755), 0);
+	snprintf(uuid, sizeof(uuid), "LVM-%s\n", ids);
+	put_file(d, "dm/uuid", uuid);
+	put_file(d, "dm/name", "s2vg-swap_1\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), 0);
+	assert_string_equal(out, "/dev/mapper/s2vg-swap_1");
+	/* Doubled dashes are the names' own. */
+	put_file(d, "dm/name", "my--vg-root--fs\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), 0);
+	assert_string_equal(out, "/dev/mapper/my--vg-root--fs");
+	/* Too small for the name: no truncated one. */
+	assert_int_equal(hint_lvm_name(d, out, 12), -ENOENT);
+	/* A snapshot's hidden layer: its uuid and name carry a suffix. */
+	snprintf(uuid, sizeof(uuid), "LVM-%s-cow\n", ids);
+	put_file(d, "dm/uuid", uuid);
+	put_file(d, "dm/name", "s2vg-snap-cow\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	/* A layer's name alone is refused too (lvm_volume_name). */
+	snprintf(uuid, sizeof(uuid), "LVM-%s\n", ids);
+	put_file(d, "dm/uuid", uuid);
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	/* Not LVM: a LUKS mapping, a short or odd uuid, a name with '/'. */
+	put_file(d, "dm/name", "s2crypt\n");
+	put_file(d, "dm/uuid", "CRYPT-LUKS2-0a1b2c3d00004000800000000000000-s2crypt\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	put_file(d, "dm/name", "s2vg-swap_1\n");
+	put_file(d, "dm/uuid", "LVM-0123\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	snprintf(uuid, sizeof(uuid), "LVM-%.63s/\n", ids);
+	put_file(d, "dm/uuid", uuid);
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	snprintf(uuid, sizeof(uuid), "LVM-%s\n", ids);
+	put_file(d, "dm/uuid", uuid);
+	put_file(d, "dm/name", "../s2vg-swap_1\n");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	put_file(d, "dm/name", "");
+	assert_int_equal(hint_lvm_name(d, out, sizeof(out)), -ENOENT);
+	rm_tree(d);
+	/* No dm directory: not device-mapper at all. */
+	assert_int_equal(hint_lvm_name("/nonexistent/sys", out, sizeof(out)),
+			 -ENOENT);
+}
+
 static void test_target_example(void **state)
 {
 	char *d = tmp_tree(), path[4200], out[8400];
@@ -190,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_location),
 		cmocka_unit_test(test_location_key),
 		cmocka_unit_test(test_stable_name_fallbacks),
+		cmocka_unit_test(test_lvm_name),
 		cmocka_unit_test(test_target_example),
 		cmocka_unit_test(test_no_target),
 		cmocka_unit_test(test_anchor_state),

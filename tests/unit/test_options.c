@@ -78,6 +78,13 @@ static void test_all_options(void **state)
 	assert_int_equal(ctl.action, ACT_STATUS);
 	assert_int_equal(parse(&ctl, "--list-profiles"), -1);
 	assert_int_equal(ctl.action, ACT_LIST_PROFILES);
+	/* A hibernation that sleeps in RAM first; a dry run of it too. */
+	assert_int_equal(parse(&ctl, "--suspend-then-hibernate -n -p l"), -1);
+	assert_int_equal(ctl.action, ACT_HIBERNATE);
+	assert_true(ctl.suspend_first);
+	assert_true(ctl.dry_run);
+	assert_int_equal(parse(&ctl, "--test"), -1);
+	assert_false(ctl.suspend_first);
 }
 
 static void test_usage_errors(void **state)
@@ -96,6 +103,13 @@ static void test_usage_errors(void **state)
 	assert_int_equal(parse(&ctl, "--dry-run --status"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "-o noequals"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--module suspend2"), HIB_EXIT_USAGE);
+	/* It is a way to hibernate, not to test, resume or install. */
+	assert_int_equal(parse(&ctl, "--suspend-then-hibernate --test"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--resume --suspend-then-hibernate"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--suspend-then-hibernate --install-systemd"),
+			 HIB_EXIT_USAGE);
 	/* The same option twice is not a conflict. */
 	assert_int_equal(parse(&ctl, "--test --test"), -1);
 }

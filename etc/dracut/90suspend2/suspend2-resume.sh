@@ -26,7 +26,8 @@ getargbool 1 suspend2.resume || noresume=1
 getarg noresume > /dev/null && noresume=1
 [ "$(getarg hibernate=)" = noresume ] && noresume=1
 p=$(getarg suspend2.profile=) && [ -n "$p" ] && SUSPEND2_PROFILE=$p
-# Where the image is, as hibernate prints it: suspend2.resume=UUID=...:PAGE.
+# Where the image is, as hibernate prints it: suspend2.resume=UUID=...:PAGE
+# (/dev/mapper/VG-LV:PAGE on a logical volume).
 loc=$(getarg suspend2.resume=)
 case "$loc" in
 *:*) ;;
