@@ -59,6 +59,6 @@ same "hibernate's built-in compressors" "$(header COMPRESSOR)" "$got"
 # module asks the crypto API for them by name, so nothing else brings them.
 want=$(header COMPRESSOR | sed 's/^none //')
 same "initramfs-tools hook's compressors" "$want" \
-	"$(sed -n 's/^[[:space:]]*for m in \(lzo.*\); do$/\1/p' "$TOP/etc/initramfs-tools/hooks/suspend2")"
+	"$(sed -n 's/^[[:space:]]*add_present \(lzo.*\)$/\1/p' "$TOP/etc/initramfs-tools/hooks/suspend2")"
 same "dracut module's compressors" "$want" \
 	"$(sed -n "s/^[[:space:]]*hostonly='' instmods \(lzo.*\)$/\1/p" "$TOP/etc/dracut/90suspend2/module-setup.sh")"
