@@ -210,18 +210,27 @@ static long file_extents(int fd, uint64_t end, struct fiemap_extent **ext)
 	return n;
 }
 
+/* PATH opened to read its mapping: the fd, or -errno with WHY said. */
+static int open_target(const char *path, char *why, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(why, len, "cannot open it: %s", strerror(-fd));
+	}
+	return fd;
+}
+
 int check_swapfile_header(const char *path, char *why, size_t len)
 {
 	struct fiemap_extent *ext = NULL;
 	long n;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, len, "cannot open it: %s", strerror(errno));
-		return ret;
-	}
+	fd = open_target(path, why, len);
+	if (fd < 0)
+		return fd;
 	n = file_extents(fd, CHECK_PAGE, &ext);
 	close(fd);
 	if (n < 0) {
@@ -251,12 +260,9 @@ int check_file_target(const struct check_sys *sys, const char *path,
 	long n;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, len, "cannot open it: %s", strerror(errno));
-		return ret;
-	}
+	fd = open_target(path, why, len);
+	if (fd < 0)
+		return fd;
 	if (fstat(fd, &st) || fstatfs(fd, &sfs)) {
 		ret = -errno;
 		snprintf(why, len, "cannot stat it: %s", strerror(errno));
