@@ -355,7 +355,7 @@ static int check_sleep(struct run *r)
  */
 static int suspend_first(struct run *r)
 {
-	char why[PATH_MAX + 256], buf[PATH_MAX];
+	char why[PATH_MAX + 256], buf[PATH_MAX], cbuf[PATH_MAX];
 	uint64_t delay = 0, slept;
 	int ret;
 
@@ -368,6 +368,7 @@ static int suspend_first(struct run *r)
 	hib_info("suspending to RAM; a wake alarm in %llu s (hibernate_delay) hibernates with profile '%s'",
 		 (unsigned long long)delay, r->prof.name);
 	ret = sleep_until_alarm(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)),
+				hib_path(SLEEP_WAKEUP_COUNT, cbuf, sizeof(cbuf)),
 				delay, &slept, why, sizeof(why));
 	if (ret == -EBUSY) {
 		/* A key, the lid, a button: someone is there. */
@@ -394,18 +395,23 @@ static int suspend_first(struct run *r)
 
 /*
  * The hibernation after the alarm failed: back to RAM, without an alarm,
- * rather than stay awake in a bag (systemd does the same); not after an
- * abort from the keyboard, whose user is there.
+ * rather than stay awake in a bag (systemd does the same); not when
+ * someone is there: an abort from the keyboard, or a wakeup event that
+ * stopped the freeze, the atomic copy or the power down, as results/error
+ * says (CYCLE_RAN: the results are this attempt's).
  */
-static void sleep_after_failure(struct run *r)
+static void sleep_after_failure(struct run *r, bool cycle_ran)
 {
 	char buf[PATH_MAX];
 	struct results res;
 	int ret;
 
-	results_read(&r->cfs, &res);
-	if (!strcmp(res.status, "aborted"))
-		return;
+	if (cycle_ran) {
+		results_read(&r->cfs, &res);
+		if (!strcmp(res.status, "aborted") ||
+		    strstr(res.error, "wakeup event"))
+			return;
+	}
 	hib_warn("the hibernation failed: suspending to RAM again, with no wake alarm");
 	ret = sleep_again(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)));
 	if (ret)
@@ -451,6 +457,8 @@ static int do_cycle(struct run *r, const char *word)
 		/* Undo what the hooks that did run may have stopped. */
 		hooks_run_all(p->post, p->npost, "post_resume", p->hook_file,
 			      p->hook_timeout, p->name, false);
+		if (r->ctl->suspend_first)
+			sleep_after_failure(r, false);
 		return HIB_EXIT_CYCLE;
 	}
 	hib_info("%s with profile '%s' (target %s%s%s%s)",
@@ -463,7 +471,7 @@ static int do_cycle(struct run *r, const char *word)
 	if (ret) {
 		ret = action_failed(r, word, -ret);
 		if (r->ctl->suspend_first && ret != HIB_EXIT_BUSY)
-			sleep_after_failure(r);
+			sleep_after_failure(r, true);
 	} else {
 		results_read(&r->cfs, &res);
 		report(r, &res);

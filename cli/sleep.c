@@ -86,6 +86,35 @@ int sleep_check(const char *state_path, char *why, size_t len)
 	return 0;
 }
 
+/* "mem" into STATE_PATH: 0 once the machine is back, else an errno. */
+static int write_mem(const char *state_path)
+{
+	int fd = open(state_path, O_WRONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, "mem", 3);
+	if (n != 3)
+		err = n < 0 ? errno : EIO;
+	close(fd);
+	return err;
+}
+
+/* The kernel's count of wakeup events, or -1 when it cannot be read. */
+static long long wakeup_count(const char *path)
+{
+	long long n = -1;
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		if (fscanf(f, "%lld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
 static uint64_t boottime_s(void)
 {
 	struct timespec ts;
@@ -94,13 +123,14 @@ static uint64_t boottime_s(void)
 	return ts.tv_sec;
 }
 
-int sleep_until_alarm(const char *state_path, uint64_t delay,
-		      uint64_t *slept, char *why, size_t len)
+int sleep_until_alarm(const char *state_path, const char *count_path,
+		      uint64_t delay, uint64_t *slept, char *why, size_t len)
 {
 	struct itimerspec arm = { .it_value = { .tv_sec = delay } };
 	struct itimerspec off = { 0 }, left;
+	long long events;
 	uint64_t t0;
-	int fd, sfd, err = 0;
+	int fd, err;
 
 	*slept = 0;
 	if (!offers_mem(state_path)) {
@@ -118,16 +148,20 @@ int sleep_until_alarm(const char *state_path, uint64_t delay,
 		return -err;
 	}
 	t0 = boottime_s();
-	sfd = open(state_path, O_WRONLY | O_CLOEXEC);
+	events = wakeup_count(count_path);
 	/* Returns once the machine is back, or at once if it did not sleep. */
-	if (sfd < 0 || write(sfd, "mem", 3) != 3) {
-		err = errno;
+	err = write_mem(state_path);
+	*slept = boottime_s() - t0;
+	if (err == EBUSY && events >= 0 && wakeup_count(count_path) == events) {
+		/* Not a wakeup event: a task would not freeze, an alarm due. */
+		snprintf(why, len,
+			 "the kernel did not suspend to RAM (%s, and no wakeup event: a task that would not freeze, or an alarm due)",
+			 strerror(err));
+		err = EAGAIN;
+	} else if (err) {
 		snprintf(why, len, "the kernel did not suspend to RAM: %s",
 			 strerror(err));
 	}
-	if (sfd >= 0)
-		close(sfd);
-	*slept = boottime_s() - t0;
 	/* Disarmed here: an alarm due later must not wake anything. */
 	if (timerfd_settime(fd, 0, &off, &left) && !err) {
 		err = errno;
@@ -143,11 +177,5 @@ int sleep_until_alarm(const char *state_path, uint64_t delay,
 
 int sleep_again(const char *state_path)
 {
-	int fd = open(state_path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0 || write(fd, "mem", 3) != 3)
-		err = errno;
-	if (fd >= 0)
-		close(fd);
-	return -err;
+	return -write_mem(state_path);
 }

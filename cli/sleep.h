@@ -11,6 +11,7 @@
 
 /* HIBERNATE_SYSROOT moves it, so that the tests never suspend the host. */
 #define SLEEP_POWER_STATE	"/sys/power/state"
+#define SLEEP_WAKEUP_COUNT	"/sys/power/wakeup_count"
 /*
  * hibernate_delay's bounds: long enough for the suspend to be done before
  * the alarm is due; a day, about as far as every PC's RTC can wake.
@@ -30,11 +31,12 @@ int sleep_check(const char *state_path, char *why, size_t len);
  * ahead.  Returns 1 when the alarm woke the machine (hibernate now), 0
  * when something else did, before it or long after (the alarm is
  * cancelled), -errno when it did not suspend (WHY says why; -EBUSY: a
- * wakeup event, such as a key or the lid, stopped it).  SLEPT gets the
- * seconds between the suspend and the wake.
+ * wakeup event, such as a key or the lid, stopped it, as COUNT_PATH's
+ * count of them shows, or it cannot be read).  SLEPT gets the seconds
+ * between the suspend and the wake.
  */
-int sleep_until_alarm(const char *state_path, uint64_t delay,
-		      uint64_t *slept, char *why, size_t len);
+int sleep_until_alarm(const char *state_path, const char *count_path,
+		      uint64_t delay, uint64_t *slept, char *why, size_t len);
 
 /* Suspend to RAM once more, with no alarm; 0 or -errno. */
 int sleep_again(const char *state_path);

@@ -348,7 +348,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	const char *units = hib_path(SYSTEMD_UNIT_DIR, buf, sizeof(buf));
 	const char *argv[] = { "systemctl", "daemon-reload", NULL };
 	const struct spawn reload = { .file = argv[0], .argv = argv };
-	size_t i;
+	size_t i, installed = 0;
 	int ret;
 
 	/* Another directory (tests, an image being built) is the user's. */
@@ -390,22 +390,27 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 		return HIB_EXIT_OK;
 	for (i = 0; i < ARRAY_SIZE(systemd_dropins); i++) {
 		snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);
-		if (rename(tmp, path[i])) {
-			hib_err("%s: %s", path[i], strerror(errno));
-			unlink(tmp);
-			ret = HIB_EXIT_FAILURE;
+		if (!rename(tmp, path[i])) {
+			hib_info("installed %s (profile %s)", path[i],
+				 ctl->profile);
+			installed++;
 			continue;
 		}
-		hib_info("installed %s (profile %s)", path[i], ctl->profile);
+		hib_err("%s: %s%s", path[i], strerror(errno),
+			i ? "; the drop-in before it is installed: run --install-systemd again once this is fixed" : "");
+		/* Stop here: the rest is not installed either. */
+		for (; i < ARRAY_SIZE(systemd_dropins); i++) {
+			snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);
+			unlink(tmp);
+		}
+		ret = HIB_EXIT_FAILURE;
 	}
-	if (ret)
-		return ret;
 	/* Only a running systemd needs to reload; a chroot or image does not. */
-	if (!hib_sysroot() &&
+	if (installed && !hib_sysroot() &&
 	    access("/run/systemd/system", F_OK) == 0 &&
 	    spawn_run(&reload) != 0)
 		hib_err("systemctl daemon-reload failed");
-	return HIB_EXIT_OK;
+	return ret;
 }
 
 /* --system-sleep: the executables systemd-sleep would have run. */

@@ -44,6 +44,16 @@ expect_rc "--install-systemd, the second drop-in cannot be written" 1 \
 check "... so the first is not installed alone" test ! -e "$D"
 check "... and no temporary file is left" \
 	test -z "$(find "$T/etc/systemd" -name '*.tmp')"
+# A rename that fails half way says what is installed, and leaves no
+# temporary file.
+rm -rf "$T/etc/systemd"
+mkdir -p "$S"
+"$HIB" --install-systemd >/dev/null 2>"$T/err"
+check "--install-systemd, the second rename fails: exit 1" test $? = 1
+check "... says the first is installed and what to do" \
+	grep -q "the drop-in before it is installed: run --install-systemd again" "$T/err"
+check "... and no temporary file is left" \
+	test -z "$(find "$T/etc/systemd" -name '*.tmp')"
 rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd without options" 0 "$HIB" --install-systemd
 check "no options: none added" grep -qx "ExecStart=$REAL -p default" "$D"
