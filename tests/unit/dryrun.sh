@@ -154,6 +154,33 @@ same "hibernate_delay beyond a day" 3 --suspend-then-hibernate -f
 check "hibernate_delay: file:line and the range" \
 	grep -q "c.conf:6: key 'hibernate_delay': expected a value from 10 to 86400" "$T/real.err"
 
+# A swap file on ext4 with 1 KiB blocks whose first page starts between
+# two pages of the device: the module cannot write its signature there as
+# one page.  Needs root and a loop device; 1 KiB files go first until the
+# swap file starts on an odd block.
+if [[ $(id -u) == 0 ]] && command -v mkfs.ext4 filefrag >/dev/null &&
+	truncate -s 16M "$T/e1k.img" && mkfs.ext4 -q -F -b 1024 "$T/e1k.img" &&
+	mkdir -p "$T/e1k" && mount -o loop "$T/e1k.img" "$T/e1k" 2>/dev/null; then
+	for i in 1 2 3 4; do
+		rm -f "$T/e1k/swap"
+		dd if=/dev/zero of="$T/e1k/swap" bs=64k count=8 status=none && sync
+		start=$(filefrag -v -b1024 "$T/e1k/swap" | awk '$1 == "0:" { sub(/\.\..*/, "", $4); print $4 }')
+		[[ $start =~ ^[0-9]+$ ]] && ((start % 4)) && break
+		dd if=/dev/zero of="$T/e1k/pad$i" bs=1k count=1 status=none && sync
+	done
+	if [[ $start =~ ^[0-9]+$ ]] && ((start % 4)); then
+		conf swapfile "$T/e1k/swap"
+		same "swap file whose first page is not one page of the device" 1 --test -f
+		check "1 KiB blocks: the message says 4 KiB blocks" \
+			grep -q "has its page at byte 0 on no whole page of the device .*4 KiB blocks" "$T/real.err"
+	else
+		fail "could not make a swap file starting on an odd 1 KiB block (start '$start')"
+	fi
+	umount "$T/e1k"
+else
+	echo "note: not root, or no loop device: the 1 KiB block case is skipped"
+fi
+
 conf swap "$T/noswap" "swap_on_demand = yes"
 same "swap_on_demand, no swap signature" 1 --test -f
 check "no signature: the message says mkswap" grep -q "mkswap" "$T/real.err"
