@@ -149,6 +149,10 @@ import json, sys
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
 assert d["hibernated"] is False and d["hibernate_delay_s"] == 3600' "$T/j.out"
 fi
+for d in 0 9 -1 18446744073709551626; do
+	conf file "$T/full" "hibernate_delay = $d"
+	same "hibernate_delay = $d" 3 --suspend-then-hibernate -f
+done
 conf file "$T/full" "hibernate_delay = 86401"
 same "hibernate_delay beyond a day" 3 --suspend-then-hibernate -f
 check "hibernate_delay: file:line and the range" \
