@@ -164,6 +164,95 @@ static bool tag_location(const char *val)
 	return false;
 }
 
+struct level_range {
+	const char *name;
+	long min, max;
+};
+
+#define LEVEL_RANGE(name, min, max) { name, min, max },
+static const struct level_range level_ranges[] = {
+	S2_COMPRESSOR_LEVELS(LEVEL_RANGE)
+};
+
+/* The compressor's name in "zstd:3" (into buf), or val itself. */
+const char *conf_compressor_name(const char *val, char *buf, size_t len)
+{
+	const char *colon = strchr(val, ':');
+
+	if (!colon)
+		return val;
+	snprintf(buf, len, "%.*s", (int)(colon - val), val);
+	return buf;
+}
+
+static void levels_text(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
+		used += snprintf(buf + used, used < len ? len - used : 0,
+				 "%s%s:%ld to %ld", i ? ", " : "",
+				 level_ranges[i].name, level_ranges[i].min,
+				 level_ranges[i].max);
+}
+
+/*
+ * compressor = NAME or NAME:LEVEL.  NAME is checked against what the
+ * module offers later, as any word; a LEVEL only where names.h gives the
+ * library's range, normalised to plain decimal as the module takes it.
+ */
+static int check_compressor(const char *val, char *norm, size_t normlen,
+			    char *why, size_t whylen)
+{
+	char buf[64], levels[160], q[80];
+	const char *colon = strchr(val, ':'), *digits, *name;
+	const struct level_range *range = NULL;
+	long level;
+	size_t i;
+
+	name = conf_compressor_name(val, buf, sizeof(buf));
+	if (!str_is_word(name) || strlen(name) > 16) {
+		snprintf(why, whylen,
+			 "expected a compressor name, optionally with :LEVEL (e.g. zstd:1), got %s",
+			 got_text(val, q, sizeof(q)));
+		return -EINVAL;
+	}
+	if (!colon) {
+		snprintf(norm, normlen, "%s", val);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
+		if (!strcmp(level_ranges[i].name, name))
+			range = &level_ranges[i];
+	levels_text(levels, sizeof(levels));
+	if (!range) {
+		snprintf(why, whylen,
+			 "expected a level only on a compressor that takes one (%s); %s takes none, got %s",
+			 levels, name, got_text(val, q, sizeof(q)));
+		return -EINVAL;
+	}
+	digits = colon[1] == '-' ? colon + 2 : colon + 1;
+	if (!*digits || strspn(digits, "0123456789") != strlen(digits) ||
+	    strlen(digits) > 9) {
+		snprintf(why, whylen,
+			 "expected %s:LEVEL, LEVEL a whole number from %ld to %ld, got %s",
+			 name, range->min, range->max,
+			 got_text(val, q, sizeof(q)));
+		return -EINVAL;
+	}
+	level = strtol(colon + 1, NULL, 10);
+	if (level < range->min || level > range->max) {
+		snprintf(why, whylen,
+			 "expected a %s level from %ld to %ld, got %s",
+			 name, range->min, range->max,
+			 got_text(val, q, sizeof(q)));
+		return -ERANGE;
+	}
+	snprintf(norm, normlen, "%s:%ld", name, level);
+	return 0;
+}
+
 /*
  * Check one value and produce what goes to the kernel (plain decimal for
  * sizes, "yes"/"no" for booleans).  On error, why says what was expected.
@@ -189,6 +278,8 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 			return -EINVAL;
 		}
 		break;
+	case T_COMPRESSOR:
+		return check_compressor(val, norm, normlen, why, whylen);
 	case T_CHOICE:
 		if (!word_in_list(val, k->choices)) {
 			choices_text(k->choices, list, sizeof(list));

@@ -61,6 +61,7 @@ enum acpi_key {
 
 enum conf_type {
 	T_WORD,		/* kernel word; checked against capabilities later */
+	T_COMPRESSOR,	/* a T_WORD, or WORD:LEVEL where names.h gives levels */
 	T_CHOICE,	/* one of a fixed list */
 	T_TARGET,	/* absolute path or UUID=, LABEL=, ... */
 	T_RANGE,	/* decimal in [min, max] */
@@ -136,6 +137,7 @@ void conf_print_errors(const struct conf *c);
 int conf_check_value(const struct conf_key_info *k, const char *val,
 		     char *norm, size_t normlen, char *why, size_t whylen);
 bool conf_valid_keyname(const char *s);
+const char *conf_compressor_name(const char *val, char *buf, size_t len);
 int conf_key_lookup(const char *name);
 const char *conf_suggest_key(const char *name);
 const char *conf_suggest_acpi_key(const char *name);

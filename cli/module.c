@@ -174,7 +174,11 @@ int check_words(struct run *r)
 	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
 		const char *list = caps_list_for_key(&r->caps, k);
 		const char *val = r->prof.v[k].value;
+		char name[64];
 
+		/* zstd:1 is offered when zstd is: the level was checked. */
+		if (val && k == K_COMPRESSOR)
+			val = conf_compressor_name(val, name, sizeof(name));
 		if (!list || !val || word_in_list(val, list))
 			continue;
 		hib_err("%s: key '%s': '%s' is not offered by the %s (it offers: %s)",

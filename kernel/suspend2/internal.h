@@ -140,9 +140,6 @@ void s2_results_note(const char *fmt, ...) __printf(1, 2);
 struct s2_results *s2_results_lock(void);
 void s2_results_unlock(void);
 
-/* compress/compress.c */
-bool s2_compressor_available(const char *name);
-
 /* crypt/aead.c */
 bool s2_aead_available(enum s2_encryption enc);
 

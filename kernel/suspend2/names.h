@@ -21,6 +21,15 @@
 #define S2_WRITER_NAMES(X)	X("swap") X("swapfile") X("file") X("bdev")
 #define S2_COMPRESSOR_NAMES(X)	X("none") X("lzo") X("lz4") X("lz4hc") \
 				X("zstd") X("deflate")
+/*
+ * The compressors that take a level, compressor = NAME:LEVEL, and the
+ * levels their kernel libraries accept: X(name, min, max), inclusive.
+ * zstd's negative levels are its fast ones, and 0 is its default (3).
+ * Without a level each runs at the crypto API's: lz4hc 9, zstd 3,
+ * deflate 6.
+ */
+#define S2_COMPRESSOR_LEVELS(X)	X("lz4hc", 1, 16) \
+				X("zstd", -131072, 22) X("deflate", 1, 9)
 #define S2_CHECKSUM_NAMES(X)	X("none") X("crc32c")
 #define S2_POWERDOWN_NAMES(X)	X("shutdown") X("platform") X("reboot")
 #define S2_ENCRYPTION_NAMES(X)	X("none") X("aes-gcm") X("chacha20-poly1305")
@@ -50,7 +59,7 @@
 #define S2_TUNABLES(X)							\
 	X(writer, text, swap, 0, 0, WORD, S2_WRITER_NAMES)		\
 	X(target, text,, 0, 255, TARGET, S2_NO_NAMES)			\
-	X(compressor, text, lzo, 0, 0, WORD, S2_COMPRESSOR_NAMES)	\
+	X(compressor, text, lzo, 0, 0, COMPRESSOR, S2_COMPRESSOR_NAMES)	\
 	X(compress_threads, u32, 0, 0, 64, RANGE, S2_NO_NAMES)		\
 	X(checksum, index, crc32c, 0, 0, WORD, S2_CHECKSUM_NAMES)	\
 	X(image_size_limit, u64, 0, 0, S2_SIZE_MAX, SIZE, S2_NO_NAMES)	\

@@ -17,7 +17,7 @@ fake_tree() {
 	mkdir -p "$CFS/profiles/p" "$CFS/results"
 	echo idle >"$CFS/state"
 	echo "suspend2 0.1 image-format 1" >"$CFS/version"
-	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	printf 'compressors: none lzo lz4 zstd\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
 	: >"$CFS/profile"
 	: >"$CFS/action"
 	fake_profile "$CFS" p
@@ -191,6 +191,22 @@ check "no signature: the message says mkswap" grep -q "mkswap" "$T/real.err"
 
 conf swap "$T/full" "compressor = brotli"
 same "compressor the module does not know" 3 --test -f
+# Levels: the module is handed the level as the profile says it, once
+# checked against the library's range (names.h); a name it does not offer
+# is refused with or without one.
+conf swap "$T/full" "compressor = zstd:-3"
+same "compressor zstd:-3" 0 --test -f
+check "zstd:-3: written to the profile as is" grep -qx 'zstd:-3' "$CFS/profiles/p/compressor"
+conf swap "$T/full" "compressor = zstd:23"
+same "compressor zstd:23, past the library's levels" 3 --test -f
+check "zstd:23: file:line and the range" \
+	grep -q "c.conf:6: key 'compressor': expected a zstd level from -131072 to 22, got 'zstd:23'" "$T/real.err"
+conf swap "$T/full" "compressor = lz4:1"
+same "compressor lz4:1, a level where none is taken" 3 --test -f
+conf swap "$T/full" "compressor = lz4hc:9"
+same "compressor lz4hc:9, lz4hc not offered here" 3 --test -f
+check "lz4hc:9 not offered: says what is" \
+	grep -q "key 'compressor': 'lz4hc' is not offered by the module (it offers: none lzo lz4 zstd)" "$T/real.err"
 conf swap "$T/full" "checksum = sha1"
 same "checksum the module does not know" 3 --test -f
 conf swap "$T/full" "writer = nfs"

@@ -59,7 +59,7 @@ for name, kind, store, lo, hi, d, words in tunables:
         want = values if values.endswith("at most %d bytes" % hi) and \
             "`keyring:NAME`" in values else \
             "`keyring:NAME`..., at most %d bytes" % hi
-    elif kind == "WORD":
+    elif kind in ("WORD", "COMPRESSOR"):
         # The module's words depend on the running kernel: capabilities.
         want = values if "capabilities" in values else "from capabilities"
     else:

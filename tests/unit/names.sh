@@ -62,3 +62,19 @@ same "initramfs-tools hook's compressors" "$want" \
 	"$(sed -n 's/^[[:space:]]*add_present \(lzo.*\)$/\1/p' "$TOP/etc/initramfs-tools/hooks/suspend2")"
 same "dracut module's compressors" "$want" \
 	"$(sed -n "s/^[[:space:]]*hostonly='' instmods \(lzo.*\)$/\1/p" "$TOP/etc/dracut/90suspend2/module-setup.sh")"
+
+# The compressor levels: docs/configfs.md and etc/hibernate.conf give the
+# ranges names.h gives (hibernate and the module take them from it).
+levels=$(printf '#include "%s"\n#define L(n, lo, hi) n ":" #lo ":" #hi " "\nconst char *l = S2_COMPRESSOR_LEVELS(L);\n' \
+	"$K/names.h" | gcc -E -P -x c - | python3 -c 'import re, sys
+print(" ".join("".join(re.findall(r"\"([^\"]*)\"", sys.stdin.read())).split()))')
+if [[ $(wc -w <<<"$levels") != 3 ]]; then
+	fail "names.h: S2_COMPRESSOR_LEVELS read as '$levels'"
+fi
+for l in $levels; do
+	IFS=: read -r n lo hi <<<"$l"
+	check "docs/configfs.md: $n levels $lo..$hi" \
+		grep -q "\`$n\` $lo\.\.$hi" "$TOP/docs/configfs.md"
+	check "etc/hibernate.conf: $n levels $n:$lo to $n:$hi" \
+		grep -q "$n:$lo to $n:$hi" "$TOP/etc/hibernate.conf"
+done

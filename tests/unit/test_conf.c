@@ -293,6 +293,58 @@ static void test_override(void **state)
 }
 
 /*
+ * compressor = NAME:LEVEL: the levels names.h gives (the libraries'),
+ * normalised as the module takes them; a level where none is taken, out
+ * of range or malformed is refused with file:line and what was expected.
+ */
+static void test_compressor_level(void **state)
+{
+	struct conf c = parse("[default]\ncompressor = zstd:-5\n"
+			      "[a]\ncompressor = lz4hc:007\n"
+			      "[b]\ncompressor = zstd:23\n"
+			      "[c]\ncompressor = lz4:1\n"
+			      "[d]\ncompressor = zstd:\n"
+			      "[e]\ncompressor = deflate:0\n"
+			      "[f]\ncompressor = zstd:+3\n"
+			      "[g]\ncompressor = zstd:-131073\n"
+			      "[h]\ncompressor = zstd:99999999999999999999\n"
+			      "[i]\ncompressor = zstd:-131072\n"
+			      "[j]\ncompressor = Zstd:1\n"
+			      "[k]\ncompressor = zstd:1:2\n");
+	struct profile p;
+	char err[256];
+
+	(void)state;
+	assert_true(has_error(&c, "t.conf:6: key 'compressor': expected a zstd level from -131072 to 22", "got 'zstd:23'"));
+	assert_true(has_error(&c, "t.conf:8: key 'compressor': expected a level only on a compressor that takes one (lz4hc:1 to 16, zstd:-131072 to 22, deflate:1 to 9); lz4 takes none", "got 'lz4:1'"));
+	assert_true(has_error(&c, "t.conf:10: key 'compressor': expected zstd:LEVEL, LEVEL a whole number from -131072 to 22", "got 'zstd:'"));
+	assert_true(has_error(&c, "t.conf:12: key 'compressor': expected a deflate level from 1 to 9", "got 'deflate:0'"));
+	assert_true(has_error(&c, "t.conf:14: key 'compressor': expected zstd:LEVEL", "got 'zstd:+3'"));
+	assert_true(has_error(&c, "t.conf:16: key 'compressor': expected a zstd level from -131072 to 22", "got 'zstd:-131073'"));
+	assert_true(has_error(&c, "t.conf:18: key 'compressor': expected zstd:LEVEL", "got 'zstd:99999999999999999999'"));
+	assert_true(has_error(&c, "t.conf:22: key 'compressor': expected a compressor name", "got 'Zstd:1'"));
+	assert_true(has_error(&c, "t.conf:24: key 'compressor': expected zstd:LEVEL", "got 'zstd:1:2'"));
+	assert_int_equal(c.nerr, 9);
+	assert_int_equal(conf_resolve(&c, "default", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "zstd:-5");
+	profile_free(&p);
+	assert_int_equal(conf_resolve(&c, "a", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "lz4hc:7");
+	profile_free(&p);
+	assert_int_equal(conf_resolve(&c, "i", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "zstd:-131072");
+	assert_int_equal(profile_override(&p, "compressor=deflate:9", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_COMPRESSOR].value, "deflate:9");
+	assert_int_not_equal(profile_override(&p, "compressor=lz4hc:17", err,
+					      sizeof(err)), 0);
+	assert_non_null(strstr(err, "expected a lz4hc level from 1 to 16"));
+	assert_string_equal(p.v[K_COMPRESSOR].value, "deflate:9");
+	profile_free(&p);
+	conf_free(&c);
+}
+
+/*
  * encryption and key: the values (keyring:NAME, and tpm exactly as the
  * module takes it), and the two together.
  */
@@ -615,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_too_many_errors),
 		cmocka_unit_test(test_load_missing_and_big),
 		cmocka_unit_test(test_override),
+		cmocka_unit_test(test_compressor_level),
 		cmocka_unit_test(test_encryption_key),
 		cmocka_unit_test(test_trailing_comment_and_flag),
 		cmocka_unit_test(test_fuzz),

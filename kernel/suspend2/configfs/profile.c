@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "../compress/compress.h"
 #include "../writers/writer.h"
 #include "configfs.h"
 
@@ -152,17 +153,29 @@ static ssize_t s2_profile_target_store(struct config_item *item,
 	return count;
 }
 
+/*
+ * NAME or NAME:LEVEL, of a compressor this kernel offers; a level only
+ * where the library is there to take it (compress/compress.c).
+ */
 static ssize_t s2_profile_compressor_store(struct config_item *item,
 					   const char *buf, size_t count)
 {
-	int i = s2_match_word(s2_compressor_names, -1, buf, count);
+	char value[S2_ALGO_LEN];
+	int error = s2_copy_word(value, sizeof(value), buf, count);
+	int i, level;
 
-	if (i < 0 || !s2_compressor_available(s2_compressor_names[i]))
+	if (!error)
+		error = s2_compressor_parse(value, &i, &level);
+	if (error)
+		return error == -ERANGE ? error : -EINVAL;
+	if (level == S2_NO_LEVEL ?
+	    !s2_compressor_available(s2_compressor_names[i]) :
+	    !s2_compressor_level_available(s2_compressor_names[i]))
 		return -EINVAL;
 	guard(mutex)(&s2_cfg_mutex);
 	if (s2_cfg_busy())
 		return -EBUSY;
-	strscpy(to_s2_profile(item)->set.compressor, s2_compressor_names[i]);
+	strscpy(to_s2_profile(item)->set.compressor, value);
 	return count;
 }
 

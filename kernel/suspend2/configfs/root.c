@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "../compress/compress.h"
 #include "../tpm/tpm.h"
 #include "../writers/writer.h"
 #include "configfs.h"

@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include <linux/vmalloc.h>
+#include "../compress/compress.h"
 #include "../crypt/crypt.h"
 #include "../tpm/tpm.h"
 #include "../internal.h"
@@ -445,7 +446,8 @@ out_io:
 	info.release = init_utsname()->release;
 	info.version = init_utsname()->version;
 	info.machine = init_utsname()->machine;
-	info.compressor = set->compressor;
+	/* The header names the decompressor; the level was the writer's. */
+	info.compressor = s2_compressor_base(set->compressor);
 	info.checksum = set->checksum;
 	info.image_pages = total;
 	info.data_bytes = so.bytes;

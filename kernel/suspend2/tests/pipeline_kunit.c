@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
-#include "../compress/compress.c"
+#include "../compress/compress.h"
 #include "../core/pipeline.c"
 
 #define S2_TEST_CHUNKS	10
