@@ -343,7 +343,9 @@ vm_scenario() {
 vm_kill_on() {
 	local log=$1 re=$2 pidfile=$3 mark=$4 pid line
 	while sleep 0.05; do
-		line=$(tr -d '\r' < "$log" | grep -a -m 1 -E -e "$re") || continue
+		# Each in-place update of the progress line (after a CR) on
+		# a line of its own.
+		line=$(tr '\r' '\n' < "$log" | grep -a -m 1 -E -e "$re") || continue
 		pid=$(cat "$pidfile" 2>/dev/null) || continue
 		[ -n "$pid" ] || continue
 		kill -KILL "$pid" 2>/dev/null || return 0

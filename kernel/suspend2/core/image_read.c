@@ -574,8 +574,7 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		*why = "data stream goes on after the last chunk (data_bytes too large)";
 		error = -EBADMSG;
 	}
-	if (!error)
-		s2_progress_end(&progress);
+	s2_progress_end(&progress, error);
 	st->decompress_wait_us = l->pipe.drain_wait_us;
 	st->crypt_us = div_u64(l->pipe.crypt_ns, NSEC_PER_USEC);
 	s2_reader_stop(&l->si.reader);

@@ -253,8 +253,7 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 	st->compress_wait_us = pipe.drain_wait_us;
 	st->crypt_us = div_u64(pipe.crypt_ns, NSEC_PER_USEC);
 	s2_pipeline_stop(&pipe);
-	if (!error)
-		s2_progress_end(&progress);
+	s2_progress_end(&progress, error);
 	st->nr_chunks = seq;
 	return error;
 }

@@ -1,44 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Progress on the console: a bar at every tenth of the way,
- * "suspend2: Writing image [#####.....]  50%", eleven lines in all.
+ * Progress of the image write and read.  On the console one line that
+ * updates in place, with the bar, the bytes, the speed and the time left:
+ * "suspend2: Writing image [#####.....]  50%  120/240 MiB  60 MB/s  2 s
+ * left".  The kernel log keeps only the start and the outcome, unless the
+ * console cannot be opened: then it gets a bar at each tenth instead.
  */
 #ifndef _SUSPEND2_PROGRESS_H
 #define _SUSPEND2_PROGRESS_H
 
-#include <linux/math64.h>
-#include <linux/printk.h>
+#include <linux/ktime.h>
+#include <linux/types.h>
+
+struct file;
 
 struct s2_progress {
 	const char *what;
-	u64 total;
-	int shown;		/* last percentage printed, -10 before any */
+	u64 total;		/* pages */
+	u64 done;
+	ktime_t start;
+	ktime_t shown_at;	/* last console update */
+	int shown;		/* last percentage shown, -10 before any */
+	struct file *tty;	/* /dev/console, or NULL: log lines */
 };
 
-static inline void s2_progress_update(struct s2_progress *p, u64 done)
-{
-	static const char bar[] = "##########..........";
-	int pct = div64_u64(done * 100, p->total);
+void s2_progress_start(struct s2_progress *p, const char *what, u64 total);
+void s2_progress_update(struct s2_progress *p, u64 done);
+/* Ends the line and logs the outcome; @error 0 when all was done. */
+void s2_progress_end(struct s2_progress *p, int error);
 
-	if (pct < p->shown + 10)
-		return;
-	p->shown = pct - pct % 10;
-	pr_info("suspend2: %s [%.10s] %3d%%\n", p->what,
-		bar + 10 - p->shown / 10, p->shown);
-}
-
-static inline void s2_progress_start(struct s2_progress *p, const char *what,
-				     u64 total)
-{
-	p->what = what;
-	p->total = total ? total : 1;
-	p->shown = -10;
-	s2_progress_update(p, 0);
-}
-
-static inline void s2_progress_end(struct s2_progress *p)
-{
-	s2_progress_update(p, p->total);
-}
+/* The console line for @done of @total pages after @elapsed_ns, for KUnit. */
+int s2_progress_format(char *buf, size_t len, const char *what, u64 done,
+		       u64 total, u64 elapsed_ns);
 
 #endif /* _SUSPEND2_PROGRESS_H */
