@@ -22,6 +22,7 @@ void caps_builtin(struct caps *c)
 {
 	memset(c, 0, sizeof(*c));
 	builtin(c->compressors, sizeof(c->compressors), K_COMPRESSOR);
+	conf_level_names(c->levels, sizeof(c->levels));
 	builtin(c->writers, sizeof(c->writers), K_WRITER);
 	builtin(c->checksums, sizeof(c->checksums), K_CHECKSUM);
 	builtin(c->powerdown, sizeof(c->powerdown), K_POWERDOWN);
@@ -51,6 +52,7 @@ void caps_parse(struct caps *c, const char *text)
 		size_t off;
 	} map[] = {
 		{ "compressors", offsetof(struct caps, compressors) },
+		{ "levels", offsetof(struct caps, levels) },
 		{ "writers", offsetof(struct caps, writers) },
 		{ "checksums", offsetof(struct caps, checksums) },
 		{ "powerdown", offsetof(struct caps, powerdown) },
@@ -64,6 +66,8 @@ void caps_parse(struct caps *c, const char *text)
 
 	caps_builtin(c);
 	c->from_module = true;
+	/* A module without the line (loaded before levels existed) takes none. */
+	c->levels[0] = '\0';
 	while (*p) {
 		size_t len = strcspn(p, "\n"), i;
 		const char *colon = memchr(p, ':', len);

@@ -7,6 +7,7 @@
 
 struct caps {
 	char compressors[256];
+	char levels[256];	/* compressors that take a level here */
 	char writers[256];
 	char checksums[256];
 	char powerdown[256];

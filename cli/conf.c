@@ -185,6 +185,17 @@ const char *conf_compressor_name(const char *val, char *buf, size_t len)
 	return buf;
 }
 
+/* The compressors that take a level, blank-separated (names.h). */
+void conf_level_names(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
+		used += snprintf(buf + used, used < len ? len - used : 0,
+				 "%s%s", i ? " " : "", level_ranges[i].name);
+}
+
 static void levels_text(char *buf, size_t len)
 {
 	size_t i, used = 0;

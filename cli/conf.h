@@ -138,6 +138,7 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		     char *norm, size_t normlen, char *why, size_t whylen);
 bool conf_valid_keyname(const char *s);
 const char *conf_compressor_name(const char *val, char *buf, size_t len);
+void conf_level_names(char *buf, size_t len);
 int conf_key_lookup(const char *name);
 const char *conf_suggest_key(const char *name);
 const char *conf_suggest_acpi_key(const char *name);

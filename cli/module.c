@@ -176,9 +176,24 @@ int check_words(struct run *r)
 		const char *val = r->prof.v[k].value;
 		char name[64];
 
-		/* zstd:1 is offered when zstd is: the level was checked. */
-		if (val && k == K_COMPRESSOR)
+		/*
+		 * zstd:1 is offered when zstd is and the module takes its
+		 * levels; the range was checked with the file.
+		 */
+		if (val && k == K_COMPRESSOR && strchr(val, ':')) {
 			val = conf_compressor_name(val, name, sizeof(name));
+			if (word_in_list(val, list) &&
+			    !word_in_list(val, r->caps.levels)) {
+				hib_err("%s: key 'compressor': '%s' takes no level in the loaded module (levels: %s); a module loaded before levels existed takes none: unload it, or set the compressor without a level",
+					prof_where(&r->prof.v[k], where,
+						   sizeof(where)),
+					val, *r->caps.levels ?
+					r->caps.levels : "none");
+				note(r, "check: key compressor = %s: no level here: FAILED",
+				     r->prof.v[k].value);
+				return HIB_EXIT_CONFIG;
+			}
+		}
 		if (!list || !val || word_in_list(val, list))
 			continue;
 		hib_err("%s: key '%s': '%s' is not offered by the %s (it offers: %s)",

@@ -458,6 +458,8 @@ void status_text(FILE *out, const struct status *s)
 	fprintf(out, "state:         %s\n", s->state);
 	fprintf(out, "profile:       %s\n", *s->profile ? s->profile : "(none)");
 	fprintf(out, "compressors:   %s\n", s->caps.compressors);
+	fprintf(out, "levels:        %s\n",
+		*s->caps.levels ? s->caps.levels : "none");
 	fprintf(out, "writers:       %s\n", s->caps.writers);
 	fprintf(out, "checksums:     %s\n", s->caps.checksums);
 	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
@@ -481,6 +483,8 @@ void status_json(FILE *out, const struct status *s)
 	json_string(out, s->profile);
 	fputs(",\n  \"capabilities\": {\"compressors\": ", out);
 	json_words(out, s->caps.compressors, " \t");
+	fputs(", \"levels\": ", out);
+	json_words(out, s->caps.levels, " \t");
 	fputs(", \"writers\": ", out);
 	json_words(out, s->caps.writers, " \t");
 	fputs(", \"checksums\": ", out);

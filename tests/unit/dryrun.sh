@@ -17,7 +17,8 @@ fake_tree() {
 	mkdir -p "$CFS/profiles/p" "$CFS/results"
 	echo idle >"$CFS/state"
 	echo "suspend2 0.1 image-format 1" >"$CFS/version"
-	printf 'compressors: none lzo lz4 zstd\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	printf 'compressors: none lzo lz4 zstd\n%swriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' "${FAKE_LEVELS-levels: zstd
+}" >"$CFS/capabilities"
 	: >"$CFS/profile"
 	: >"$CFS/action"
 	fake_profile "$CFS" p
@@ -201,6 +202,14 @@ conf swap "$T/full" "compressor = zstd:23"
 same "compressor zstd:23, past the library's levels" 3 --test -f
 check "zstd:23: file:line and the range" \
 	grep -q "c.conf:6: key 'compressor': expected a zstd level from -131072 to 22, got 'zstd:23'" "$T/real.err"
+# A module loaded before levels existed has no levels line: refused, in
+# a dry run too, rather than refused by the kernel after the hooks.
+FAKE_LEVELS=
+conf swap "$T/full" "compressor = zstd:1"
+same "compressor zstd:1, the module takes no levels" 3 --test -f
+check "no levels: says so and what to do" \
+	grep -q "c.conf:6: key 'compressor': 'zstd' takes no level in the loaded module (levels: none); a module loaded before levels existed takes none: unload it, or set the compressor without a level" "$T/real.err"
+unset FAKE_LEVELS
 conf swap "$T/full" "compressor = lz4:1"
 same "compressor lz4:1, a level where none is taken" 3 --test -f
 conf swap "$T/full" "compressor = lz4hc:9"

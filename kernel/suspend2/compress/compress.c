@@ -282,19 +282,19 @@ int s2_compressor_init(struct s2_compressor *c, const char *spec)
 	c->name = s2_compressor_names[i];
 	if (!strcmp(c->name, "none"))
 		return 0;
-	/* Also for a level: reading back (the test action) decompresses. */
+	/*
+	 * A level only compresses: reading, the test action's read-back
+	 * too, starts a compressor of the header's name, without one.
+	 */
+	if (c->level != S2_NO_LEVEL)
+		return s2_level_new(c);
 	c->tfm = crypto_alloc_comp(c->name, 0, 0);
 	if (IS_ERR(c->tfm)) {
 		error = PTR_ERR(c->tfm);
 		c->tfm = NULL;
 		return error;
 	}
-	if (c->level == S2_NO_LEVEL)
-		return 0;
-	error = s2_level_new(c);
-	if (error)
-		s2_compressor_exit(c);
-	return error;
+	return 0;
 }
 
 void s2_compressor_exit(struct s2_compressor *c)

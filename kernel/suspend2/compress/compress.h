@@ -53,7 +53,9 @@ unsigned int s2_compress(struct s2_compressor *c, const u8 *src,
 
 /*
  * Returns 0 when exactly @raw_len bytes came out.  The level is the
- * writer's business: the crypto API reads what any level wrote.
+ * writer's business: the crypto API reads what any level wrote, and a
+ * compressor started with a level only compresses (start one without it,
+ * s2_compressor_base(), to read).
  */
 int s2_decompress(struct s2_compressor *c, const u8 *src, unsigned int slen,
 		  u8 *dst, unsigned int raw_len);

@@ -34,6 +34,12 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 		if (s2_compressor_available(s2_compressor_names[i]))
 			len += sysfs_emit_at(page, len, " %s",
 					     s2_compressor_names[i]);
+	/* Those of them that take a level here (compressor = zstd:1). */
+	len += sysfs_emit_at(page, len, "\nlevels:");
+	for (i = 0; s2_compressor_names[i]; i++)
+		if (s2_compressor_level_available(s2_compressor_names[i]))
+			len += sysfs_emit_at(page, len, " %s",
+					     s2_compressor_names[i]);
 	len += sysfs_emit_at(page, len, "\nwriters:");
 	for (i = 0; (name = s2_writer_name(i)); i++)
 		len += sysfs_emit_at(page, len, " %s", name);

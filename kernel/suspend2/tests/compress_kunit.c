@@ -172,7 +172,7 @@ static void s2_compress_levels(struct kunit *test)
 static struct kunit_case s2_compress_cases[] = {
 	KUNIT_CASE(s2_compress_parse),
 	KUNIT_CASE(s2_compress_ranges),
-	KUNIT_CASE(s2_compress_levels),
+	KUNIT_CASE_SLOW(s2_compress_levels),
 	{}
 };
 

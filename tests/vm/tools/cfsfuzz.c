@@ -581,6 +581,55 @@ static int check_word(const struct val *v, const struct words *ws)
 	return one_line(v, &n) && words_has(ws, v->data, n);
 }
 
+/* The compressors that take a level, and the levels (names.h). */
+struct level_range {
+	const char *name;
+	long min, max;
+};
+
+#define LEVEL_RANGE(n, lo, hi) { n, lo, hi },
+static const struct level_range level_ranges[] = {
+	S2_COMPRESSOR_LEVELS(LEVEL_RANGE)
+};
+#define NR_LEVEL_RANGES (sizeof(level_ranges) / sizeof(level_ranges[0]))
+
+/*
+ * compressor: a word, or NAME:LEVEL for a NAME that takes levels, LEVEL
+ * plain decimal with an optional '-' (not "-0"), within the range.
+ */
+static int check_compressor(const struct val *v)
+{
+	const char *colon, *lv;
+	uint64_t mag;
+	size_t n, k, i;
+	long level;
+
+	if (!one_line(v, &n))
+		return 0;
+	colon = memchr(v->data, ':', n);
+	if (!colon)
+		return words_has(&compressors, v->data, n);
+	k = colon - v->data;
+	lv = colon + 1;
+	if (!words_has(&compressors, v->data, k))
+		return 0;
+	for (i = 0; i < NR_LEVEL_RANGES; i++) {
+		const struct level_range *r = &level_ranges[i];
+		int neg = lv < v->data + n && *lv == '-';
+		size_t digits = v->data + n - lv - neg;
+
+		if (strlen(r->name) != k || memcmp(r->name, v->data, k))
+			continue;
+		if (!canonical_u64(lv + neg, digits, &mag) || mag > 1000000 ||
+		    (neg && !mag))
+			return 0;
+		level = neg ? -(long)mag : (long)mag;
+		return level >= r->min && level <= r->max;
+	}
+	return 0;
+}
+
+
 /* The key attribute: empty, tpm, or keyring:NAME as docs/configfs.md says. */
 static int check_keyspec(const struct val *v)
 {
@@ -656,9 +705,10 @@ static void check_profile(const char *name, int want_defaults)
 					  numrange(a)->max);
 		} else if (!strcmp(a, "key")) {
 			ok = check_keyspec(&v);
+		} else if (!strcmp(a, "compressor")) {
+			ok = check_compressor(&v);
 		} else {
 			ok = check_word(&v, !strcmp(a, "writer") ? &writers :
-					!strcmp(a, "compressor") ? &compressors :
 					!strcmp(a, "checksum") ? &checksums :
 					!strcmp(a, "encryption") ? &encryptions :
 					&powerdowns);
@@ -894,6 +944,43 @@ static void gen_number(struct buf *b, const struct numrange *r)
 }
 
 /* A word with a mutation: case, truncation, junk, white space, doubling. */
+/* A compressor with a level: in range, at its edges, past them, odd. */
+static void gen_level(struct buf *b)
+{
+	const struct level_range *r = &level_ranges[rn(NR_LEVEL_RANGES)];
+	static const char *const odd[] = { "", "-", "-0", "01", "+3", " 3",
+					   "3 ", "0x3", "3:4", "2147483648",
+					   "-99999999999" };
+	char w[64];
+
+	switch (rn(6)) {
+	case 0:
+		snprintf(w, sizeof(w), "%s:%ld", r->name, r->min);
+		break;
+	case 1:
+		snprintf(w, sizeof(w), "%s:%ld", r->name, r->max);
+		break;
+	case 2:
+		snprintf(w, sizeof(w), "%s:%ld", r->name,
+			 rn(2) ? r->min - 1 : r->max + 1);
+		break;
+	case 3:
+		snprintf(w, sizeof(w), "%s:%s", r->name, odd[rn(11)]);
+		break;
+	case 4:		/* a compressor that takes no level */
+		snprintf(w, sizeof(w), "%s:%u",
+			 compressors.w[rn(compressors.n)], (unsigned int)rn(10));
+		break;
+	default:
+		snprintf(w, sizeof(w), "%s:%ld", r->name,
+			 r->min + (long)rn((unsigned int)(r->max - r->min + 1)));
+		break;
+	}
+	buf_str(b, w);
+	if (chance(30))
+		add_decorated_tail(b);
+}
+
 static void gen_word(struct buf *b, const char *word)
 {
 	char w[128];
@@ -1055,7 +1142,10 @@ static void gen_payload(struct buf *b, const struct attr *a)
 		gen_number(b, a->range);
 		break;
 	case K_WORD:
-		gen_word(b, a->words->w[rn(a->words->n)]);
+		if (a->words == &compressors && chance(40))
+			gen_level(b);
+		else
+			gen_word(b, a->words->w[rn(a->words->n)]);
 		break;
 	case K_ACTION:
 		gen_word(b, actions.w[rn(actions.n)]);
