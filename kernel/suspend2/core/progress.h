@@ -12,7 +12,7 @@
 #include <linux/ktime.h>
 #include <linux/types.h>
 
-struct file;
+struct s2_progress_line;
 
 struct s2_progress {
 	const char *what;
@@ -20,8 +20,8 @@ struct s2_progress {
 	u64 done;
 	ktime_t start;
 	ktime_t shown_at;	/* last console update */
-	int shown;		/* last percentage shown, -10 before any */
-	struct file *tty;	/* /dev/console, or NULL: log lines */
+	int shown;		/* last percentage logged, -10 before any */
+	struct s2_progress_line *line;	/* NULL: log lines */
 };
 
 void s2_progress_start(struct s2_progress *p, const char *what, u64 total);
