@@ -185,27 +185,30 @@ const char *conf_compressor_name(const char *val, char *buf, size_t len)
 	return buf;
 }
 
-/* The compressors that take a level, blank-separated (names.h). */
-void conf_level_names(char *buf, size_t len)
+/*
+ * The compressors that take a level (names.h): blank-separated names, or
+ * for messages with their ranges, "lz4hc:1 to 16, ...".
+ */
+static void levels_text(char *buf, size_t len, bool ranges)
 {
 	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
+	for (i = 0; i < ARRAY_SIZE(level_ranges); i++) {
 		used += snprintf(buf + used, used < len ? len - used : 0,
-				 "%s%s", i ? " " : "", level_ranges[i].name);
+				 "%s%s", i ? (ranges ? ", " : " ") : "",
+				 level_ranges[i].name);
+		if (ranges)
+			used += snprintf(buf + used,
+					 used < len ? len - used : 0,
+					 ":%ld to %ld", level_ranges[i].min,
+					 level_ranges[i].max);
+	}
 }
 
-static void levels_text(char *buf, size_t len)
+void conf_level_names(char *buf, size_t len)
 {
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
-		used += snprintf(buf + used, used < len ? len - used : 0,
-				 "%s%s:%ld to %ld", i ? ", " : "",
-				 level_ranges[i].name, level_ranges[i].min,
-				 level_ranges[i].max);
+	levels_text(buf, len, false);
 }
 
 /*
@@ -236,7 +239,7 @@ static int check_compressor(const char *val, char *norm, size_t normlen,
 	for (i = 0; i < ARRAY_SIZE(level_ranges); i++)
 		if (!strcmp(level_ranges[i].name, name))
 			range = &level_ranges[i];
-	levels_text(levels, sizeof(levels));
+	levels_text(levels, sizeof(levels), true);
 	if (!range) {
 		snprintf(why, whylen,
 			 "expected a level only on a compressor that takes one (%s); %s takes none, got %s",

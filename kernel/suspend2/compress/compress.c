@@ -107,7 +107,7 @@ bool s2_compressor_available(const char *name)
 /* How a level is run: the library's context and its one-shot call. */
 struct s2_level_ops {
 	const char *name;
-	int (*init)(struct s2_level_ctx *x, int level);
+	int (*init)(struct s2_level_ctx *x);
 	void (*exit)(struct s2_level_ctx *x);
 	/* Returns the compressed length, or 0 when it did not fit. */
 	size_t (*compress)(struct s2_level_ctx *x, const u8 *src,
@@ -124,12 +124,12 @@ struct s2_level_ctx {
 };
 
 #if IS_REACHABLE(CONFIG_ZSTD_COMPRESS)
-static int s2_zstd_init(struct s2_level_ctx *x, int level)
+static int s2_zstd_init(struct s2_level_ctx *x)
 {
 	size_t size;
 
 	/* Tuned for a chunk, as zram tunes for a page. */
-	x->params = zstd_get_params(level, S2_CHUNK_BYTES);
+	x->params = zstd_get_params(x->level, S2_CHUNK_BYTES);
 	size = zstd_cctx_workspace_bound(&x->params.cParams);
 	x->work = kvmalloc(size, GFP_KERNEL);
 	if (!x->work)
@@ -149,7 +149,7 @@ static size_t s2_zstd_compress(struct s2_level_ctx *x, const u8 *src,
 #endif
 
 #if IS_REACHABLE(CONFIG_LZ4HC_COMPRESS)
-static int s2_lz4hc_init(struct s2_level_ctx *x, int level)
+static int s2_lz4hc_init(struct s2_level_ctx *x)
 {
 	x->work = kvmalloc(LZ4HC_MEM_COMPRESS, GFP_KERNEL);
 	return x->work ? 0 : -ENOMEM;
@@ -172,7 +172,7 @@ static size_t s2_lz4hc_compress(struct s2_level_ctx *x, const u8 *src,
  */
 #define S2_DEFLATE_WINBITS	11
 
-static int s2_deflate_init(struct s2_level_ctx *x, int level)
+static int s2_deflate_init(struct s2_level_ctx *x)
 {
 	x->work = kvzalloc(zlib_deflate_workspacesize(-S2_DEFLATE_WINBITS,
 						      MAX_MEM_LEVEL),
@@ -180,7 +180,7 @@ static int s2_deflate_init(struct s2_level_ctx *x, int level)
 	if (!x->work)
 		return -ENOMEM;
 	x->z.workspace = x->work;
-	if (zlib_deflateInit2(&x->z, level, Z_DEFLATED, -S2_DEFLATE_WINBITS,
+	if (zlib_deflateInit2(&x->z, x->level, Z_DEFLATED, -S2_DEFLATE_WINBITS,
 			      MAX_MEM_LEVEL, Z_DEFAULT_STRATEGY) != Z_OK) {
 		x->z.workspace = NULL;
 		return -EINVAL;
@@ -261,7 +261,7 @@ static int s2_level_new(struct s2_compressor *c)
 		return -ENOMEM;
 	x->ops = ops;
 	x->level = c->level;
-	error = ops->init(x, c->level);
+	error = ops->init(x);
 	if (error) {
 		s2_level_free(x);
 		return error;
