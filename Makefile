@@ -160,7 +160,8 @@ DRACUTDIR    ?= /usr/lib/dracut/modules.d
 DKMSDIR      ?= /usr/src/suspend2-$(VERSION)
 SYSTEMD_UNIT_DIR ?= $(SYSCONFDIR)/systemd/system
 # The services hibernate --install-systemd routes through suspend2.
-SYSTEMD_DROPINS  := systemd-hibernate.service.d systemd-suspend-then-hibernate.service.d
+SYSTEMD_DROPINS  := systemd-hibernate.service.d systemd-suspend-then-hibernate.service.d \
+	systemd-hybrid-sleep.service.d
 INSTALL      ?= install
 
 # Module source for DKMS: what Kbuild builds from, no build products.

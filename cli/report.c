@@ -103,8 +103,17 @@ void report_text(FILE *out, const struct results *r)
 	fprintf(out, "  %-24s %10llu.%03llu s\n", "time offline",
 		(unsigned long long)(r->offline_ms / 1000),
 		(unsigned long long)(r->offline_ms % 1000));
+	if (!strcmp(r->woke_from, "ram"))
+		fprintf(out, "  %-24s RAM, after %llu.%03llu s asleep (the image on disk is invalidated)\n",
+			"came back from",
+			(unsigned long long)(r->ram_sleep_ms / 1000),
+			(unsigned long long)(r->ram_sleep_ms % 1000));
+	else if (*r->woke_from)
+		fprintf(out, "  %-24s %s\n", "came back from", r->woke_from);
 	for (i = 0; i < PH_NR; i++)
-		print_ms(out, phase_titles[i], r->time_us[i]);
+		/* Only a suspend to both has a RAM half. */
+		if (i != PH_RAM || r->time_us[i])
+			print_ms(out, phase_titles[i], r->time_us[i]);
 	fprintf(out, "  %-24s %llu pages\n", "image",
 		(unsigned long long)r->image_pages);
 	fprintf(out, "  %-24s %llu KiB raw, %llu KiB written (ratio %.2f)\n",
@@ -288,6 +297,13 @@ static void json_results_body(FILE *out, const struct results *r,
 			(unsigned long long)r->read_crypt_us);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
+	fprintf(out, ",\n%s\"woke_from\": ", ind);
+	if (*r->woke_from)
+		json_string(out, r->woke_from);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n%s\"ram_sleep_ms\": %llu", ind,
+		(unsigned long long)r->ram_sleep_ms);
 	fprintf(out, ",\n%s\"time_us\": {", ind);
 	for (i = 0; i < PH_NR; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", phase_names[i],

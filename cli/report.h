@@ -47,6 +47,8 @@ struct results {
 	char avenrun_thaw[64];
 	char avenrun_restored[64];
 	char refused_tasks[2048];
+	char woke_from[8];		/* "disk", "ram"; "" not back yet */
+	uint64_t ram_sleep_ms;		/* suspend to both: asleep in RAM */
 	/* Not from results/: the cycle's profile has key = tpm. */
 	bool key_tpm;
 };

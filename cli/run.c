@@ -348,6 +348,36 @@ static int check_sleep(struct run *r)
 }
 
 /*
+ * powerdown = suspend: after the image is written, the kernel suspends to
+ * RAM, and powers off if it cannot; better to say so before anything
+ * changes, in a dry run too.
+ */
+static int check_powerdown(struct run *r)
+{
+	const char *powerdown = r->prof.v[K_POWERDOWN].value;
+	char why[PATH_MAX + 256], buf[PATH_MAX];
+
+	if (!powerdown || strcmp(powerdown, "suspend"))
+		return 0;
+	/* After its alarm the machine has slept in RAM long enough. */
+	if (r->ctl->suspend_first) {
+		hib_err("--suspend-then-hibernate: profile '%s' has powerdown = suspend, which would go back to RAM with no alarm after the image; nothing was changed (--set powerdown=shutdown or platform)",
+			r->prof.name);
+		note(r, "check: suspend to RAM after writing the image: FAILED");
+		return HIB_EXIT_USAGE;
+	}
+	if (sleep_check_ram(hib_path(SLEEP_POWER_STATE, buf, sizeof(buf)),
+			    why, sizeof(why))) {
+		hib_err("profile '%s': powerdown = suspend: %s; nothing was changed (choose shutdown or platform)",
+			r->prof.name, why);
+		note(r, "check: suspend to RAM after writing the image: FAILED");
+		return HIB_EXIT_FAILURE;
+	}
+	note(r, "check: suspend to RAM after writing the image: possible");
+	return 0;
+}
+
+/*
  * --suspend-then-hibernate: sleep in RAM first.  Returns -1 to hibernate
  * now (the wake alarm woke the machine, or it did not suspend: an image
  * loses nothing), else the exit status (something else woke it before
@@ -748,6 +778,8 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = check_words(&r);
 	if (!ret && (a == ACT_HIBERNATE || a == ACT_TEST))
 		ret = check_encryption(&r);
+	if (!ret && a == ACT_HIBERNATE)
+		ret = check_powerdown(&r);
 	if (!ret && a == ACT_HIBERNATE && ctl->suspend_first)
 		ret = check_sleep(&r);
 	if (!ret)

@@ -69,16 +69,23 @@ static int alarm_timer(char *why, size_t len)
 	return -err;
 }
 
-int sleep_check(const char *state_path, char *why, size_t len)
+int sleep_check_ram(const char *state_path, char *why, size_t len)
 {
-	int fd;
-
 	if (!offers_mem(state_path)) {
 		snprintf(why, len,
 			 "%s does not offer 'mem': this kernel or machine cannot suspend to RAM",
 			 state_path);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
+
+int sleep_check(const char *state_path, char *why, size_t len)
+{
+	int fd = sleep_check_ram(state_path, why, len);
+
+	if (fd)
+		return fd;
 	fd = alarm_timer(why, len);
 	if (fd < 0)
 		return fd;

@@ -20,6 +20,12 @@
 #define SLEEP_DELAY_MAX		86400
 
 /*
+ * Whether this machine can suspend to RAM ("mem" in STATE_PATH), as
+ * powerdown = suspend needs.  0, or -EOPNOTSUPP with WHY in words.
+ */
+int sleep_check_ram(const char *state_path, char *why, size_t len);
+
+/*
  * Whether this machine can suspend to RAM ("mem" in STATE_PATH) and set
  * a wake alarm (CLOCK_BOOTTIME_ALARM: an RTC that can wake it, and
  * CAP_WAKE_ALARM).  0, or -errno with WHY in words.

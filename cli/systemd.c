@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hibernate --install-systemd: make "systemctl hibernate" and "systemctl
- * suspend-then-hibernate" (and logind's lid and key handling) go through
- * suspend2 by replacing the ExecStart of systemd-hibernate.service and
- * systemd-suspend-then-hibernate.service with this command, its options
- * and a profile (and --suspend-then-hibernate for the second).  That
+ * hibernate --install-systemd: make "systemctl hibernate",
+ * "suspend-then-hibernate" and "hybrid-sleep" (and logind's lid and key
+ * handling) go through suspend2 by replacing the ExecStart of
+ * systemd-hibernate.service, systemd-suspend-then-hibernate.service and
+ * systemd-hybrid-sleep.service with this command, its options and a
+ * profile (with --suspend-then-hibernate for the second, and powerdown =
+ * suspend, the image and then RAM, for the third).  That
  * ExecStart was systemd-sleep, which also runs the system-sleep hooks
  * (NVIDIA, TLP, ...): the drop-ins run them too, through hibernate
  * --system-sleep pre|post, once before and once after (with
@@ -207,10 +209,12 @@ static int add_path(char *line, size_t len, const char *opt, const char *path)
 	return ret ? ret : add_word(line, len, p);
 }
 
-const struct systemd_dropin systemd_dropins[2] = {
-	{ "systemd-hibernate.service", "hibernate", false },
+const struct systemd_dropin systemd_dropins[SYSTEMD_NR_DROPINS] = {
+	{ "systemd-hibernate.service", "hibernate", false, NULL },
 	{ "systemd-suspend-then-hibernate.service", "suspend-then-hibernate",
-	  true },
+	  true, NULL },
+	{ "systemd-hybrid-sleep.service", "hybrid-sleep", false,
+	  "powerdown=suspend" },
 };
 
 #define DROPIN_FORMAT \
@@ -243,6 +247,10 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
 		if (!ret)
 			ret = add_word(line, sizeof(line), ctl->sets[i]);
 	}
+	if (!ret && d->set)
+		ret = add_word(line, sizeof(line), "--set");
+	if (!ret && d->set)
+		ret = add_word(line, sizeof(line), d->set);
 	if (!ret && ctl->force)
 		ret = add_word(line, sizeof(line), "--force");
 	if (!ret && d->suspend_first)
@@ -353,9 +361,9 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 
 	/* Another directory (tests, an image being built) is the user's. */
 	if (!hib_sysroot() && !ctl->dry_run && !perm_is_root()) {
-		hib_err("--install-systemd must be run as root: it writes %s/%s.d/%s (and the same for %s) and runs systemctl daemon-reload (--dry-run prints the drop-ins)",
+		hib_err("--install-systemd must be run as root: it writes %s/%s.d/%s (and the same for %s and %s) and runs systemctl daemon-reload (--dry-run prints the drop-ins)",
 			units, systemd_dropins[0].unit, SYSTEMD_DROPIN_NAME,
-			systemd_dropins[1].unit);
+			systemd_dropins[1].unit, systemd_dropins[2].unit);
 		return HIB_EXIT_PERM;
 	}
 	if (!profile_name_ok(ctl->profile)) {
@@ -363,11 +371,17 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 			ctl->profile);
 		return HIB_EXIT_USAGE;
 	}
+	/* The hybrid-sleep drop-in adds one, and hibernate takes no more. */
+	if (ctl->nsets >= HIB_MAX_SETS) {
+		hib_err("--install-systemd: at most %d --set (the hybrid-sleep drop-in adds powerdown=suspend)",
+			HIB_MAX_SETS - 1);
+		return HIB_EXIT_USAGE;
+	}
 	ret = self_path(self, sizeof(self));
 	if (ret)
 		return ret;
 	check_profile(ctl);
-	/* Both written first, then both renamed: not one without the other. */
+	/* All written first, then all renamed: not one without the others. */
 	for (i = 0; i < ARRAY_SIZE(systemd_dropins); i++) {
 		const struct systemd_dropin *d = &systemd_dropins[i];
 
@@ -397,7 +411,8 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 			continue;
 		}
 		hib_err("%s: %s%s", path[i], strerror(errno),
-			i ? "; the drop-in before it is installed: run --install-systemd again once this is fixed" : "");
+			i == 1 ? "; the drop-in before it is installed: run --install-systemd again once this is fixed" :
+			i ? "; the drop-ins before it are installed: run --install-systemd again once this is fixed" : "");
 		/* Stop here: the rest is not installed either. */
 		for (; i < ARRAY_SIZE(systemd_dropins); i++) {
 			snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);

@@ -43,9 +43,11 @@ struct systemd_dropin {
 	const char *unit;	/* systemd-hibernate.service, ... */
 	const char *verb;	/* what systemctl calls it */
 	bool suspend_first;	/* with --suspend-then-hibernate */
+	const char *set;	/* one more --set, after the user's */
 };
 
-extern const struct systemd_dropin systemd_dropins[2];
+#define SYSTEMD_NR_DROPINS	3
+extern const struct systemd_dropin systemd_dropins[SYSTEMD_NR_DROPINS];
 
 /* The drop-in D's text for command SELF; 0 or an exit status. */
 int hib_dropin_text(const struct hib_ctl *ctl, const char *self,

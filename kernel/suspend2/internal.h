@@ -39,6 +39,7 @@ enum s2_powerdown {
 	S2_PD_SHUTDOWN,
 	S2_PD_PLATFORM,
 	S2_PD_REBOOT,
+	S2_PD_SUSPEND,		/* suspend to both: the image, then RAM */
 	S2_NR_POWERDOWN
 };
 
@@ -105,7 +106,23 @@ struct s2_results {
 	unsigned long avenrun_thaw[3];
 	unsigned long avenrun_restored[3];
 	char refused_tasks[S2_REFUSED_MAX];
+	char woke_from[8];	/* "disk", "ram", or "" before a power down */
+	u64 ram_sleep_ms;	/* suspend to both: time asleep in RAM */
 };
+
+/*
+ * powerdown = suspend needs a kernel that can suspend to RAM, and patch
+ * 0009 of the series, which Kbuild looks for: DKMS may build this module
+ * for a kernel patched before that patch existed.
+ */
+#if IS_ENABLED(CONFIG_SUSPEND) && defined(S2_HAVE_SUSPEND_TO_RAM)
+#define S2_SUSPEND_TO_RAM	1
+#else
+#define S2_SUSPEND_TO_RAM	0
+#endif
+
+/* Whether this kernel offers word @i of @names (a choice it knows). */
+bool s2_word_offered(const char * const *names, int i);
 
 /* Names, in enum order, shared by configfs show/store and the log. */
 extern const char * const s2_state_names[S2_NR_STATES];

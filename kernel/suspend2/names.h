@@ -31,7 +31,8 @@
 #define S2_COMPRESSOR_LEVELS(X)	X("lz4hc", 1, 16) \
 				X("zstd", -131072, 22) X("deflate", 1, 9)
 #define S2_CHECKSUM_NAMES(X)	X("none") X("crc32c")
-#define S2_POWERDOWN_NAMES(X)	X("shutdown") X("platform") X("reboot")
+#define S2_POWERDOWN_NAMES(X)						\
+	X("shutdown") X("platform") X("reboot") X("suspend")
 #define S2_ENCRYPTION_NAMES(X)	X("none") X("aes-gcm") X("chacha20-poly1305")
 /* For a tunable without a list of words: hibernate's table takes NULL. */
 #define S2_NO_NAMES(X)		NULL
@@ -83,6 +84,7 @@
 	X(WRITE, write, "write image")					\
 	X(READ, read, "read image")					\
 	X(RESTORE, restore, "restore")					\
+	X(RAM, ram, "suspend to RAM and back")				\
 	X(THAW, thaw, "thaw")
 
 /* The cycle's states (the state attribute), in enum s2_state order. */
@@ -117,6 +119,7 @@
 	X(read_cpu_wait_us, u64) X(read_io_wait_us, u64)		\
 	X(write_crypt_us, u64) X(read_crypt_us, u64)			\
 	X(avenrun_saved, loads) X(avenrun_thaw, loads)			\
-	X(avenrun_restored, loads) X(refused_tasks, own)
+	X(avenrun_restored, loads) X(refused_tasks, own)		\
+	X(woke_from, text) X(ram_sleep_ms, u64)
 
 #endif /* _SUSPEND2_NAMES_H */

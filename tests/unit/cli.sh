@@ -159,6 +159,9 @@ check "--install-systemd: suspend-then-hibernate too, sleeping first" \
 	grep -qx "ExecStart=$HIB --suspend-then-hibernate -p battery" "$S/suspend2.conf"
 check "--install-systemd: its hooks too" \
 	grep -qx "ExecStartPre=-$HIB --system-sleep pre" "$S/suspend2.conf"
+check "--install-systemd: hybrid-sleep too, with powerdown = suspend" \
+	grep -qx "ExecStart=$HIB --set powerdown=suspend -p battery" \
+	"$T/etc/systemd/system/systemd-hybrid-sleep.service.d/suspend2.conf"
 rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd --dry-run" 0 "$HIB" --install-systemd -n
 check "--install-systemd --dry-run writes nothing" test ! -e "$T/etc/systemd"

@@ -17,8 +17,8 @@ fake_tree() {
 	mkdir -p "$CFS/profiles/p" "$CFS/results"
 	echo idle >"$CFS/state"
 	echo "suspend2 0.1 image-format 1" >"$CFS/version"
-	printf 'compressors: none lzo lz4 zstd\n%swriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' "${FAKE_LEVELS-levels: zstd
-}" >"$CFS/capabilities"
+	printf 'compressors: none lzo lz4 zstd\n%swriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot%s\nactions: hibernate test resume invalidate\n' "${FAKE_LEVELS-levels: zstd
+}" "${FAKE_POWERDOWN:+ $FAKE_POWERDOWN}" >"$CFS/capabilities"
 	: >"$CFS/profile"
 	: >"$CFS/action"
 	fake_profile "$CFS" p
@@ -150,6 +150,28 @@ import json, sys
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
 assert d["hibernated"] is False and d["hibernate_delay_s"] == 3600' "$T/j.out"
 fi
+# powerdown = suspend (suspend to both): the kernel powers off when it
+# cannot suspend to RAM, so hibernate refuses first, in a dry run too.
+printf 'freeze disk\n' >"$T/sys/power/state"
+conf file "$T/full" "powerdown = suspend"
+same "powerdown = suspend, no 'mem' in /sys/power/state" 1 -f
+check "powerdown = suspend, no mem: the message says so" \
+	grep -q "profile 'p': powerdown = suspend: .*does not offer 'mem': this kernel or machine cannot suspend to RAM; nothing was changed" "$T/real.err"
+check "powerdown = suspend, no mem: no action written" test ! -s "$CFS/action"
+printf 'freeze mem disk\n' >"$T/sys/power/state"
+same "powerdown = suspend, a module without it" 3 -f
+check "a module without suspend: the message names the choices" \
+	grep -q "key 'powerdown': 'suspend' is not offered by the module" "$T/real.err"
+FAKE_POWERDOWN=suspend same "powerdown = suspend, mem offered" 0 -f
+check "the dry run checked the suspend to RAM" \
+	grep -q "check: suspend to RAM after writing the image: possible" "$T/dry.out"
+check "the real run wrote powerdown = suspend" \
+	grep -qx suspend "$CFS/profiles/p/powerdown"
+FAKE_POWERDOWN=suspend same "powerdown = suspend with --suspend-then-hibernate" 2 \
+	--suspend-then-hibernate -f
+check "suspend-then-hibernate and powerdown = suspend: the message says why" \
+	grep -q "powerdown = suspend, which would go back to RAM with no alarm after the image; nothing was changed" "$T/real.err"
+check "... and nothing was suspended" grep -qx 'freeze mem disk' "$T/sys/power/state"
 for d in 0 9 -1 18446744073709551626; do
 	conf file "$T/full" "hibernate_delay = $d"
 	same "hibernate_delay = $d" 3 --suspend-then-hibernate -f

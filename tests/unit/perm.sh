@@ -129,7 +129,7 @@ expect_rc "not root: hibernate --install-systemd exits 7" 7 \
 	env -u HIBERNATE_SYSROOT setpriv --reuid=65534 --regid=65534 \
 	--clear-groups -- "$HIB" --install-systemd
 check "not root: hibernate --install-systemd says why" grep -qx \
-	"hibernate: --install-systemd must be run as root: it writes /etc/systemd/system/systemd-hibernate.service.d/suspend2.conf (and the same for systemd-suspend-then-hibernate.service) and runs systemctl daemon-reload (--dry-run prints the drop-ins)" "$T/err"
+	"hibernate: --install-systemd must be run as root: it writes /etc/systemd/system/systemd-hibernate.service.d/suspend2.conf (and the same for systemd-suspend-then-hibernate.service and systemd-hybrid-sleep.service) and runs systemctl daemon-reload (--dry-run prints the drop-ins)" "$T/err"
 expect_rc "not root: --help" 0 nobody "$HIB" --help
 expect_rc "not root: --version" 0 nobody "$HIB" --version
 expect_rc "not root: --list-profiles" 0 nobody "$HIB" \

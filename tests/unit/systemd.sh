@@ -8,6 +8,7 @@
 export HIBERNATE_SYSROOT=$T
 D=$T/etc/systemd/system/systemd-hibernate.service.d/suspend2.conf
 S=$T/etc/systemd/system/systemd-suspend-then-hibernate.service.d/suspend2.conf
+Y=$T/etc/systemd/system/systemd-hybrid-sleep.service.d/suspend2.conf
 REAL=$(realpath "$HIB")
 
 # The options that were given, with absolute paths.
@@ -24,6 +25,10 @@ check "suspend-then-hibernate: the same options, and it sleeps first" \
 	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --force --suspend-then-hibernate -p sys" "$S"
 check "suspend-then-hibernate: its old ExecStart cleared, hooks around" \
 	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre" -e "ExecStopPost=-$REAL --system-sleep post" "$S")" = 3
+check "hybrid-sleep: the same options, then powerdown = suspend over the user's" \
+	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --set powerdown=suspend --force -p sys" "$Y"
+check "hybrid-sleep: its old ExecStart cleared, hooks around" \
+	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre" -e "ExecStopPost=-$REAL --system-sleep post" "$Y")" = 3
 check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre" "$D"
 check "system-sleep hooks after, even after a failure" \
 	grep -qx "ExecStopPost=-$REAL --system-sleep post" "$D"
@@ -32,7 +37,7 @@ check "system-sleep hooks after, even after a failure" \
 ln -s "$T/planted" "$D.tmp"
 (umask 000 && "$HIB" --install-systemd) >/dev/null 2>&1
 check "umask 000: the drop-ins are mode 644" \
-	test "$(stat -c %a "$D") $(stat -c %a "$S")" = "644 644"
+	test "$(stat -c %a "$D") $(stat -c %a "$S") $(stat -c %a "$Y")" = "644 644 644"
 check "a link at the temporary name was not followed" test ! -e "$T/planted"
 # Both drop-ins or neither: the second cannot be written, the first is
 # left as it was, and no temporary file stays behind.
@@ -55,8 +60,35 @@ check "... says the first is installed and what to do" \
 check "... and no temporary file is left" \
 	test -z "$(find "$T/etc/systemd" -name '*.tmp')"
 rm -rf "$T/etc/systemd"
+mkdir -p "$Y"
+"$HIB" --install-systemd >/dev/null 2>"$T/err"
+check "--install-systemd, the third rename fails: exit 1" test $? = 1
+check "... says the two before it are installed" \
+	grep -q "the drop-ins before it are installed: run --install-systemd again" "$T/err"
+rm -rf "$T/etc/systemd"
 expect_rc "--install-systemd without options" 0 "$HIB" --install-systemd
 check "no options: none added" grep -qx "ExecStart=$REAL -p default" "$D"
+# The copies shipped under /usr/share/suspend2/systemd/ are what
+# --install-systemd writes for /usr/sbin/hibernate, comments aside.
+for u in systemd-hibernate systemd-suspend-then-hibernate systemd-hybrid-sleep; do
+	check "shipped $u drop-in: as --install-systemd writes it" \
+		diff <(grep -v '^#' "$TOP/etc/systemd/$u.service.d/suspend2.conf") \
+		<(grep -v '^#' "$T/etc/systemd/system/$u.service.d/suspend2.conf" |
+			sed "s|$REAL|/usr/sbin/hibernate|g")
+done
+
+# The hybrid-sleep drop-in adds a --set, and hibernate takes at most 16.
+sets=()
+for i in $(seq 16); do sets+=(--set "pre_x$i=a"); done
+rm -rf "$T/etc/systemd"
+"$HIB" --install-systemd "${sets[@]}" >/dev/null 2>"$T/err"
+check "--install-systemd with 16 --set: exit 2" test $? = 2
+check "... says at most 15, and why" \
+	grep -q "at most 15 --set (the hybrid-sleep drop-in adds powerdown=suspend)" "$T/err"
+check "... and installs nothing" test ! -e "$T/etc/systemd/system"
+expect_rc "--install-systemd with 15 --set" 0 "$HIB" --install-systemd "${sets[@]:2}"
+check "... the hybrid one carries 16, which hibernate takes" \
+	test "$(grep '^ExecStart=.' "$Y" | grep -o -- '--set' | wc -l)" = 16
 
 # systemd would read a blank or a % in a value: quoted and escaped.
 expect_rc "--install-systemd, a value with blanks and %" 0 \

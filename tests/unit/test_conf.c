@@ -116,7 +116,7 @@ static void test_bad_value(void **state)
 {
 	struct conf c = parse("[default]\ncompress_threads = 65\n"
 			      "io_depth = 0\nfreezer_timeout_ms = 10s\n"
-			      "powerdown = suspend\nchecksum = CRC\n"
+			      "powerdown = hybrid\nchecksum = CRC\n"
 			      "target = dev/vda\nunload_module = maybe\n"
 			      "image_size_limit = 9999999999T\n"
 			      "hook_timeout = -1\n");
@@ -125,7 +125,7 @@ static void test_bad_value(void **state)
 	assert_true(has_error(&c, "t.conf:2: key 'compress_threads': expected a value from 0 to 64", "'65'"));
 	assert_true(has_error(&c, "t.conf:3: key 'io_depth': expected a value from 1 to 1024", NULL));
 	assert_true(has_error(&c, "t.conf:4: key 'freezer_timeout_ms': expected a decimal number", NULL));
-	assert_true(has_error(&c, "t.conf:5: key 'powerdown': expected one of 'shutdown', 'platform', 'reboot'", NULL));
+	assert_true(has_error(&c, "t.conf:5: key 'powerdown': expected one of 'shutdown', 'platform', 'reboot', 'suspend'", "'hybrid'"));
 	assert_true(has_error(&c, "t.conf:6: key 'checksum': expected", NULL));
 	assert_true(has_error(&c, "t.conf:7: key 'target': expected an absolute path", NULL));
 	assert_true(has_error(&c, "t.conf:8: key 'unload_module': expected 'yes' or 'no'", NULL));

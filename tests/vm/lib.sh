@@ -7,6 +7,8 @@
 #                     BOOTS     number of boots over the same disks (1)
 #                     MEM       guest RAM in MiB (512)
 #                     SMP       guest CPUs (2)
+#                     CPU       QEMU's -cpu model and flags (max); the
+#                               same for every boot, as a resume needs
 #                     DISKS     sizes in MiB of raw virtio disks, created
 #                               fresh for each run (/dev/vda, /dev/vdb, ...)
 #                     APPEND_N  extra kernel command line for boot N
@@ -173,7 +175,7 @@ vm_boot() {
 	# (The braces' 2>/dev/null only silences the shell's "Killed" notice
 	# when KILL_N pulls the plug; QEMU's stderr goes to its log.)
 	{ timeout -k 5 "$timeout" "$VM_QEMU" \
-		-accel tcg -cpu max -m "${MEM:-512}" -smp "${SMP:-2}" \
+		-accel tcg -cpu "${CPU:-max}" -m "${MEM:-512}" -smp "${SMP:-2}" \
 		-nodefaults -display none -no-reboot \
 		-serial "file:$log" \
 		-monitor "unix:$mon,server=on,wait=off" \
@@ -256,7 +258,7 @@ vm_scenario() {
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM
+	unset BOOTS MEM SMP CPU DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM
 	unset HOST_CHECK SWTPM_LOG_LEVEL
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091

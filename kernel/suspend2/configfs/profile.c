@@ -89,6 +89,8 @@ static ssize_t s2_profile_##name##_store(struct config_item *item,	\
 									\
 	if (i < 0)							\
 		return i;						\
+	if (!s2_word_offered(s2_##name##_names, i))			\
+		return -EOPNOTSUPP;					\
 	guard(mutex)(&s2_cfg_mutex);					\
 	if (s2_cfg_busy())						\
 		return -EBUSY;						\

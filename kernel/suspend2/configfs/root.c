@@ -59,7 +59,9 @@ static ssize_t s2_capabilities_show(struct config_item *item, char *page)
 	len += sysfs_emit_at(page, len, "\ntpm: %s", s2_tpm_version());
 	len += sysfs_emit_at(page, len, "\npowerdown:");
 	for (i = 0; i < S2_NR_POWERDOWN; i++)
-		len += sysfs_emit_at(page, len, " %s", s2_powerdown_names[i]);
+		if (s2_word_offered(s2_powerdown_names, i))
+			len += sysfs_emit_at(page, len, " %s",
+					     s2_powerdown_names[i]);
 	len += sysfs_emit_at(page, len, "\nactions:");
 	for (i = 0; i < S2_NR_ACTIONS; i++)
 		len += sysfs_emit_at(page, len, " %s", s2_action_names[i]);

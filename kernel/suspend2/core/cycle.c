@@ -165,7 +165,80 @@ static void s2_avenrun_restore(const unsigned long saved[3])
 	s2_results_unlock();
 }
 
-/* Returns only if the platform reported a wakeup event. */
+/* The image on disk is consistent with the frozen system: keep it so. */
+static void __noreturn s2_power_off_now(void)
+{
+	kernel_power_off();
+	pr_crit("power down failed: power down manually\n");
+	for (;;)
+		cpu_relax();
+}
+
+/*
+ * Back from a power down that did not happen (a wakeup event) or from RAM
+ * after a suspend to both, with tasks still frozen: nothing may restore
+ * this image once they run again.  Its anchor goes, and with a key sealed
+ * to the TPM the image counter moves on too, so that a copy of the image
+ * (root writing the anchor back) is refused as well.  If either fails the
+ * image is still valid and consistent, so the machine powers off and the
+ * next boot resumes from it, rather than thawing over it.
+ */
+static void s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
+{
+	const char *why = "";
+	u64 counter;
+	int error;
+
+	error = s2_image_invalidate(w);
+	if (error)
+		why = "its anchor could not be cleared";
+	else if (s2_key_is_tpm(set))
+		error = s2_tpm_counter_next(&counter, &why);
+	if (!error)
+		return;
+	pr_crit("cannot retire the image written (%pe: %s): powering off, the next boot resumes from it\n",
+		ERR_PTR(error), why);
+	s2_power_off_now();
+}
+
+/*
+ * Suspend to both: the image stays valid while the system sleeps in RAM,
+ * so that a power loss there resumes from disk at the next boot.  Returns
+ * 0 once the system woke from RAM, or -EBUSY if a wakeup event stopped
+ * the suspend (the caller invalidates the image either way, before
+ * anything thaws); another error means the system could not suspend.
+ */
+static int s2_suspend_to_ram(void)
+{
+	ktime_t mono = ktime_get(), boot = ktime_get_boottime();
+	s64 awake_us, asleep_us;
+	struct s2_results *r;
+	u64 asleep_ms;
+	int error;
+
+#if S2_SUSPEND_TO_RAM
+	error = hibernation_suspend_to_ram();
+#else
+	error = -EOPNOTSUPP;	/* configfs refuses the profile before this */
+#endif
+	/* CLOCK_MONOTONIC stops while the system sleeps; boot time does not. */
+	awake_us = ktime_us_delta(ktime_get(), mono);
+	asleep_us = ktime_us_delta(ktime_get_boottime(), boot) - awake_us;
+	asleep_ms = div_u64(max_t(s64, asleep_us, 0), USEC_PER_MSEC);
+	r = s2_results_lock();
+	r->time_us[S2_PH_RAM] = awake_us;
+	r->ram_sleep_ms = asleep_ms;
+	s2_results_unlock();
+	if (!error)
+		pr_info("woken from RAM after %llu ms asleep: invalidating the image\n",
+			asleep_ms);
+	return error;
+}
+
+/*
+ * Returns only if the platform reported a wakeup event (an error), or with
+ * 0 after a suspend to both woke from RAM.
+ */
 static int s2_power_down(const struct s2_settings *set)
 {
 	int error;
@@ -175,6 +248,17 @@ static int s2_power_down(const struct s2_settings *set)
 	case S2_PD_REBOOT:
 		kernel_restart(NULL);
 		break;
+	case S2_PD_SUSPEND:
+		/*
+		 * -EBUSY is also a driver that would not suspend; like a
+		 * wakeup event it leaves the machine running as it was.
+		 */
+		error = s2_suspend_to_ram();
+		if (!error || error == -EBUSY || error == -EAGAIN)
+			return error;
+		pr_warn("suspend to RAM failed (%pe), powering off\n",
+			ERR_PTR(error));
+		s2_power_off_now();
 	case S2_PD_PLATFORM:
 		error = hibernation_platform_enter();
 		if (error == -EAGAIN || error == -EBUSY)
@@ -192,6 +276,18 @@ static int s2_power_down(const struct s2_settings *set)
 		cpu_relax();
 }
 
+/* Back from RAM or disk: offline since the atomic copy, and from where. */
+static void s2_record_back(s64 snapshot_real_ns, const char *woke_from)
+{
+	s64 now = ktime_get_real_ns();
+	struct s2_results *r = s2_results_lock();
+
+	r->offline_ms = div_u64(max_t(s64, now - snapshot_real_ns, 0),
+				NSEC_PER_MSEC);
+	strscpy(r->woke_from, woke_from, sizeof(r->woke_from));
+	s2_results_unlock();
+}
+
 /* In the resumed kernel: what the boot kernel measured, into results. */
 static void s2_collect_boot_record(s64 snapshot_real_ns,
 				   const struct s2_freezer *fz)
@@ -200,9 +296,8 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 	s64 now = ktime_get_real_ns();
 	struct s2_results *r;
 
+	s2_record_back(snapshot_real_ns, "disk");
 	r = s2_results_lock();
-	r->offline_ms = div_u64(max_t(s64, now - snapshot_real_ns, 0),
-				NSEC_PER_MSEC);
 	/* Recorded by the freezer before the atomic copy, so it is here. */
 	r->time_us[S2_PH_FREEZE_KERNEL] = fz->kernel_freeze_us;
 	if (rec->magic == S2_BOOT_RECORD_MAGIC) {
@@ -662,8 +757,16 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
 			error = s2_power_down(set);
-			s2_results_set_error(error, "wakeup event during power down, rolled back");
-			s2_image_invalidate(&w);
+			if (error)
+				s2_results_set_error(error, "%s",
+						     set->powerdown == S2_PD_SUSPEND ?
+						     "a wakeup event or a busy device stopped the suspend to RAM, rolled back" :
+						     "wakeup event during power down, rolled back");
+			s2_retire_image(&w, set);
+			/* Only a suspend to both comes back without an error. */
+			resumed = !error;
+			if (resumed)
+				s2_record_back(snapshot_real_ns, "ram");
 		}
 		if (!error && test) {
 			error = s2_verify_image(&w, set, crypt);

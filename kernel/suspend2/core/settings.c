@@ -11,6 +11,13 @@ const char * const s2_powerdown_names[S2_NR_POWERDOWN] = {
 	S2_POWERDOWN_NAMES(S2_WORD)
 };
 
+bool s2_word_offered(const char * const *names, int i)
+{
+	if (names == s2_powerdown_names && i == S2_PD_SUSPEND)
+		return S2_SUSPEND_TO_RAM;
+	return true;
+}
+
 /* The image format numbers the checksums: names.h lists them in order. */
 static_assert(S2_CHECKSUM_NONE == 0 && S2_CHECKSUM_CRC32C == 1);
 const char * const s2_checksum_names[2] = {

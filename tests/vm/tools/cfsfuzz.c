@@ -347,12 +347,13 @@ static const char * const result_attrs[] = {
 	"status", "error", "profile", "writer", "compressor", "checksum",
 	"encryption", "time_freeze_user_us", "time_sync_us", "time_freeze_kernel_us",
 	"time_snapshot_us", "time_write_us", "time_read_us",
-	"time_restore_us", "time_thaw_us", "offline_ms", "image_pages",
+	"time_restore_us", "time_ram_us", "time_thaw_us", "offline_ms", "image_pages",
 	"bytes_raw", "bytes_written", "write_kbps", "read_kbps", "verified",
 	"threads", "pipeline_bytes", "write_cpu_wait_us", "write_io_wait_us",
 	"read_cpu_wait_us", "read_io_wait_us", "write_crypt_us",
 	"read_crypt_us", "avenrun_saved",
-	"avenrun_thaw", "avenrun_restored", "refused_tasks", NULL
+	"avenrun_thaw", "avenrun_restored", "refused_tasks", "woke_from",
+	"ram_sleep_ms", NULL
 };
 
 static const char * const states[] = {
