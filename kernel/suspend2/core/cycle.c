@@ -165,6 +165,20 @@ static void s2_avenrun_restore(const unsigned long saved[3])
 	s2_results_unlock();
 }
 
+/* Hibernating with this profile gives an image lockdown can allow. */
+static bool s2_profile_sealed(const struct s2_settings *set)
+{
+	return set->encryption != S2_ENC_NONE && s2_key_is_tpm(set);
+}
+
+/* What brought a power down back without powering down. */
+static const char *s2_rolled_back_why(const struct s2_settings *set)
+{
+	if (set->powerdown == S2_PD_SUSPEND)
+		return "a wakeup event or a busy device stopped the suspend to RAM, rolled back";
+	return "wakeup event during power down, rolled back";
+}
+
 /* The image on disk is consistent with the frozen system: keep it so. */
 static void __noreturn s2_power_off_now(void)
 {
@@ -177,8 +191,8 @@ static void __noreturn s2_power_off_now(void)
 /*
  * Back from a power down that did not happen (a wakeup event) or from RAM
  * after a suspend to both, with tasks still frozen: nothing may restore
- * this image once they run again.  Its anchor goes, and with a key sealed
- * to the TPM the image counter moves on too, so that a copy of the image
+ * this image once they run again.  Its anchor goes, and when its key was
+ * sealed to the TPM the image counter moves on too, so that a copy of the image
  * (root writing the anchor back) is refused as well.  If either fails the
  * image is still valid and consistent, so the machine powers off and the
  * next boot resumes from it, rather than thawing over it.
@@ -192,7 +206,7 @@ static void s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
 	error = s2_image_invalidate(w);
 	if (error)
 		why = "its anchor could not be cleared";
-	else if (s2_key_is_tpm(set))
+	else if (s2_profile_sealed(set))
 		error = s2_tpm_counter_next(&counter, &why);
 	if (!error)
 		return;
@@ -258,7 +272,7 @@ static int s2_power_down(const struct s2_settings *set)
 			return error;
 		pr_warn("suspend to RAM failed (%pe), powering off\n",
 			ERR_PTR(error));
-		s2_power_off_now();
+		break;
 	case S2_PD_PLATFORM:
 		error = hibernation_platform_enter();
 		if (error == -EAGAIN || error == -EBUSY)
@@ -268,12 +282,9 @@ static int s2_power_down(const struct s2_settings *set)
 		fallthrough;
 	case S2_PD_SHUTDOWN:
 	default:
-		kernel_power_off();
 		break;
 	}
-	pr_crit("power down failed: power down manually\n");
-	for (;;)
-		cpu_relax();
+	s2_power_off_now();
 }
 
 /* Back from RAM or disk: offline since the atomic copy, and from where. */
@@ -457,12 +468,6 @@ static int s2_check_allowed(const char *what, bool sealed)
 		return -EPERM;
 	}
 	return 0;
-}
-
-/* Hibernating with this profile gives an image lockdown can allow. */
-static bool s2_profile_sealed(const struct s2_settings *set)
-{
-	return set->encryption != S2_ENC_NONE && s2_key_is_tpm(set);
 }
 
 /*
@@ -759,9 +764,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 			error = s2_power_down(set);
 			if (error)
 				s2_results_set_error(error, "%s",
-						     set->powerdown == S2_PD_SUSPEND ?
-						     "a wakeup event or a busy device stopped the suspend to RAM, rolled back" :
-						     "wakeup event during power down, rolled back");
+						     s2_rolled_back_why(set));
 			s2_retire_image(&w, set);
 			/* Only a suspend to both comes back without an error. */
 			resumed = !error;
