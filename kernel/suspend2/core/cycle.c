@@ -197,7 +197,8 @@ static void __noreturn s2_power_off_now(void)
  * image is still valid and consistent, so the machine powers off and the
  * next boot resumes from it, rather than thawing over it.
  */
-static void s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
+static noinline_for_stack void s2_retire_image(struct s2_writer *w,
+						const struct s2_settings *set)
 {
 	const char *why = "";
 	u64 counter;
@@ -222,7 +223,7 @@ static void s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
  * the suspend (the caller invalidates the image either way, before
  * anything thaws); another error means the system could not suspend.
  */
-static int s2_suspend_to_ram(void)
+static noinline_for_stack int s2_suspend_to_ram(void)
 {
 	ktime_t mono = ktime_get(), boot = ktime_get_boottime();
 	s64 awake_us, asleep_us;
