@@ -197,8 +197,8 @@ static void __noreturn s2_power_off_now(void)
  * image is still valid and consistent, so the machine powers off and the
  * next boot resumes from it, rather than thawing over it.
  */
-static noinline_for_stack void s2_retire_image(struct s2_writer *w,
-						const struct s2_settings *set)
+static noinline_for_stack void
+s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
 {
 	const char *why = "";
 	u64 counter;
