@@ -755,6 +755,10 @@ static void check_results(void)
 			      (n == 2 && !memcmp(v.data, "no", 2)));
 		else if (!strncmp(a, "avenrun_", 8))
 			ok = check_loads(&v);
+		else if (!strcmp(a, "woke_from"))
+			ok = one_line(&v, &n) &&
+			     (!n || (n == 4 && !memcmp(v.data, "disk", 4)) ||
+			      (n == 3 && !memcmp(v.data, "ram", 3)));
 		else if (!strcmp(a, "refused_tasks"))
 			ok = !v.len || (v.data[v.len - 1] == '\n' &&
 					!has_byte(v.data, v.len, '\0'));
