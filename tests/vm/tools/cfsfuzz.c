@@ -343,17 +343,19 @@ static const char * const root_attrs[] = {
 	"version", "capabilities", "state", "profile", "action", NULL
 };
 
+/*
+ * results/, from names.h as the module makes it: the head, time_<phase>_us
+ * for each phase, the tail.  Each is checked by name below, numbers by
+ * default, so a new attribute of another kind shows up as invalid until
+ * it has its rule.
+ */
+#define RESULT_NAME(name, ...)		#name,
+#define RESULT_PHASE(id, name, ...)	"time_" #name "_us",
 static const char * const result_attrs[] = {
-	"status", "error", "profile", "writer", "compressor", "checksum",
-	"encryption", "time_freeze_user_us", "time_sync_us", "time_freeze_kernel_us",
-	"time_snapshot_us", "time_write_us", "time_read_us",
-	"time_restore_us", "time_ram_us", "time_thaw_us", "offline_ms", "image_pages",
-	"bytes_raw", "bytes_written", "write_kbps", "read_kbps", "verified",
-	"threads", "pipeline_bytes", "write_cpu_wait_us", "write_io_wait_us",
-	"read_cpu_wait_us", "read_io_wait_us", "write_crypt_us",
-	"read_crypt_us", "avenrun_saved",
-	"avenrun_thaw", "avenrun_restored", "refused_tasks", "woke_from",
-	"ram_sleep_ms", NULL
+	S2_RESULTS_HEAD(RESULT_NAME)
+	S2_PHASES(RESULT_PHASE)
+	S2_RESULTS_TAIL(RESULT_NAME)
+	NULL
 };
 
 static const char * const states[] = {
