@@ -82,10 +82,10 @@ int sleep_check_ram(const char *state_path, char *why, size_t len)
 
 int sleep_check(const char *state_path, char *why, size_t len)
 {
-	int fd = sleep_check_ram(state_path, why, len);
+	int fd, ret = sleep_check_ram(state_path, why, len);
 
-	if (fd)
-		return fd;
+	if (ret)
+		return ret;
 	fd = alarm_timer(why, len);
 	if (fd < 0)
 		return fd;
