@@ -35,7 +35,7 @@ kernel: deps-check
 	@kernel/scripts/build-kernel $(BUILD)
 	@cp -u $(BUILD)/bzImage-kernel $(BUILD)/bzImage
 
-module: $(BUILD)/suspend2.ko
+module: $(BUILD)/suspend2.ko $(BUILD)/s2_fakepower.ko
 
 # The test kernels enforce signatures under lockdown (and taint the kernel
 # for unsigned modules otherwise), so every module the VMs load is signed
@@ -52,6 +52,16 @@ $(BUILD)/suspend2.ko: kernel $(MODULE_SRCS)
 	@cp $(MODULE_SRC)/suspend2.ko $@
 	@cp $(MODULE_SRC)/suspend2_kunit.ko $(KERNEL_DIR)/lib/kunit/kunit.ko $(BUILD)/
 	$(call sign_modules,$(KERNEL_DIR),$@ $(BUILD)/suspend2_kunit.ko $(BUILD)/kunit.ko)
+
+# A fake lid switch and mains adapter for the main VM suite's abort tests
+# (tests/vm/modules/s2_fakepower), built from a copy like s2_nofreeze below.
+FAKEPOWER_SRCS := $(wildcard tests/vm/modules/s2_fakepower/*.c) tests/vm/modules/s2_fakepower/Kbuild
+
+$(BUILD)/s2_fakepower.ko: kernel $(FAKEPOWER_SRCS)
+	$(call sync_src,$(FAKEPOWER_SRCS),$(BUILD)/fakepower-src,tests/vm/modules/s2_fakepower)
+	@$(MAKE) -s -C $(KERNEL_DIR) M=$(CURDIR)/$(BUILD)/fakepower-src modules
+	@cp $(BUILD)/fakepower-src/s2_fakepower.ko $@
+	$(call sign_modules,$(KERNEL_DIR),$@)
 
 # ---- debug kernel and the fault suite --------------------------------------
 # The same kernel with lockdep, KASAN, kmemleak, DEBUG_LIST, slub debugging

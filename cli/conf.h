@@ -34,6 +34,8 @@ enum conf_key {
 	K_POWERDOWN,
 	K_FORCE,
 	K_ABORT_KEY,
+	K_ABORT_LID,
+	K_ABORT_AC,
 	K_ENCRYPTION,
 	K_KEY,
 	K_INHERIT,

@@ -118,7 +118,10 @@ void hib_usage(FILE *out)
 	      "     --list-profiles      list the profiles in the configuration\n"
 	      "     --install-systemd    make systemctl hibernate, suspend-then-hibernate\n"
 	      "                            and hybrid-sleep use this profile\n"
-	      "     --system-sleep PHASE run the system-sleep hooks (pre or post)\n"
+	      "     --system-sleep PHASE [VERB]\n"
+	      "                          run the system-sleep hooks (pre or post) for\n"
+	      "                            hibernate (default), hybrid-sleep or\n"
+	      "                            suspend-then-hibernate\n"
 	      "     --setup-key [NAME]   make the keys encrypted images are written for\n"
 	      "                            (default: the profile's key, else default);\n"
 	      "                            tpm: make no key, check the kernel can seal\n"
@@ -256,6 +259,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		case OPT_SYSTEM_SLEEP:
 			ctl->action = ACT_SYSTEM_SLEEP;
 			ctl->sleep_phase = optarg;
+			/* The verb next, as systemd-sleep passes it. */
+			if (optind < argc && argv[optind][0] != '-')
+				ctl->sleep_verb = argv[optind++];
 			break;
 		case OPT_SETUP_KEY:
 			ctl->action = ACT_SETUP_KEY;

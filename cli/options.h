@@ -34,7 +34,8 @@ struct hib_ctl {
 	bool config_given;
 	const char *configfs;
 	const char *module;
-	const char *sleep_phase;	/* --system-sleep PHASE */
+	const char *sleep_phase;	/* --system-sleep PHASE [VERB] */
+	const char *sleep_verb;		/* NULL: hibernate */
 	const char *key_name;		/* --setup-key NAME, or NULL */
 	const char *passfile;		/* --passphrase-file FILE */
 	enum hib_kdf kdf;

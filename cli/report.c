@@ -304,6 +304,11 @@ static void json_results_body(FILE *out, const struct results *r,
 		fputs("null", out);
 	fprintf(out, ",\n%s\"ram_sleep_ms\": %llu", ind,
 		(unsigned long long)r->ram_sleep_ms);
+	fprintf(out, ",\n%s\"aborted_by\": ", ind);
+	if (*r->aborted_by)
+		json_string(out, r->aborted_by);
+	else
+		fputs("null", out);
 	fprintf(out, ",\n%s\"time_us\": {", ind);
 	for (i = 0; i < PH_NR; i++)
 		fprintf(out, "%s\"%s\": %llu", i ? ", " : "", phase_names[i],

@@ -49,6 +49,7 @@ struct results {
 	char refused_tasks[2048];
 	char woke_from[8];		/* "disk", "ram"; "" not back yet */
 	uint64_t ram_sleep_ms;		/* suspend to both: asleep in RAM */
+	char aborted_by[8];		/* "key", "lid", "ac"; "" none */
 	/* Not from results/: the cycle's profile has key = tpm. */
 	bool key_tpm;
 };

@@ -284,6 +284,18 @@ static void report(struct run *r, struct results *res)
 	fflush(stdout);
 }
 
+/* results/aborted_by, for "the cycle was aborted ...". */
+static const char *aborted_by_words(const char *by)
+{
+	if (!strcmp(by, "key"))
+		return "from the keyboard";
+	if (!strcmp(by, "lid"))
+		return "by opening the lid";
+	if (!strcmp(by, "ac"))
+		return "by plugging in external power";
+	return "by the user";
+}
+
 /* The action write failed: say why, and how the exit status reads. */
 static int action_failed(struct run *r, const char *word, int err)
 {
@@ -296,8 +308,8 @@ static int action_failed(struct run *r, const char *word, int err)
 		return HIB_EXIT_BUSY;
 	}
 	if (err == ECANCELED && !strcmp(res.status, "aborted")) {
-		hib_err("%s aborted from the keyboard: %s; everything is thawed and no boot will restore this image",
-			word, res.error);
+		hib_err("%s aborted %s: %s; everything is thawed and no boot will restore this image",
+			word, aborted_by_words(res.aborted_by), res.error);
 		report(r, &res);
 		return HIB_EXIT_CYCLE;
 	}
@@ -426,9 +438,9 @@ static int suspend_first(struct run *r)
 /*
  * The hibernation after the alarm failed: back to RAM, without an alarm,
  * rather than stay awake in a bag (systemd does the same); not when
- * someone is there: an abort from the keyboard, or a wakeup event that
- * stopped the freeze, the atomic copy or the power down, as results/error
- * says (CYCLE_RAN: the results are this attempt's).
+ * someone is there: an abort (a key, the lid, power), or a wakeup event
+ * that stopped the freeze, the atomic copy or the power down, as
+ * results/error says (CYCLE_RAN: the results are this attempt's).
  */
 static void sleep_after_failure(struct run *r, bool cycle_ran)
 {
@@ -711,7 +723,7 @@ int hib_run(const struct hib_ctl *ctl)
 	if (a == ACT_INSTALL_SYSTEMD)
 		return hib_install_systemd(ctl);
 	if (a == ACT_SYSTEM_SLEEP)
-		return hib_system_sleep(ctl->sleep_phase);
+		return hib_system_sleep(ctl->sleep_phase, ctl->sleep_verb);
 	conf_init(&r.conf);
 	/* --dry-run --json: the plan is collected, then printed as JSON. */
 	if (ctl->dry_run && ctl->json && a != ACT_STATUS &&

@@ -223,10 +223,10 @@ const struct systemd_dropin systemd_dropins[SYSTEMD_NR_DROPINS] = {
 	"# \"systemctl daemon-reload\" to go back to systemd's %s.\n" \
 	"[Service]\n" \
 	"# The hooks of system-sleep/ (systemd-sleep ran them): before, after.\n" \
-	"ExecStartPre=-%s --system-sleep pre\n" \
+	"ExecStartPre=-%s --system-sleep pre %s\n" \
 	"ExecStart=\n" \
 	"ExecStart=%s\n" \
-	"ExecStopPost=-%s --system-sleep post\n"
+	"ExecStopPost=-%s --system-sleep post %s\n"
 
 int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
 		    const struct systemd_dropin *d, char *out, size_t len)
@@ -266,7 +266,7 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
 	if (ret)
 		return ret;
 	if ((size_t)snprintf(out, len, DROPIN_FORMAT, d->verb, ctl->profile,
-			     d->verb, pre, line, post) >= len) {
+			     d->verb, pre, d->verb, line, post, d->verb) >= len) {
 		hib_err("--install-systemd: drop-in too long");
 		return HIB_EXIT_USAGE;
 	}
@@ -496,10 +496,23 @@ static size_t collect_hooks(const char *dirlist, struct sleep_hook *h,
 	return n;
 }
 
-static int start_hook(struct sleep_hook *h, const char *phase)
+/*
+ * systemd-sleep's arguments: the phase and the verb; SYSTEMD_SLEEP_ACTION
+ * is the verb too, except for suspend-then-hibernate, where systemd names
+ * each half.  The hooks run once around both halves here, and the machine
+ * may end in hibernation: they are told to prepare for that.
+ */
+static const char *const sleep_verbs[][2] = {
+	{ "hibernate", "SYSTEMD_SLEEP_ACTION=hibernate" },
+	{ "hybrid-sleep", "SYSTEMD_SLEEP_ACTION=hybrid-sleep" },
+	{ "suspend-then-hibernate", "SYSTEMD_SLEEP_ACTION=hibernate" },
+};
+
+static int start_hook(struct sleep_hook *h, const char *phase,
+		      const char *const *verb)
 {
-	const char *argv[] = { h->path, phase, "hibernate", NULL };
-	const char *env[] = { "SYSTEMD_SLEEP_ACTION=hibernate", NULL };
+	const char *argv[] = { h->path, phase, verb[0], NULL };
+	const char *env[] = { verb[1], NULL };
 	const struct spawn s = { .file = h->path, .argv = argv, .env = env,
 				 .exact = true, .own_group = true,
 				 .stdout_to_stderr = true, .say_exec_error = true };
@@ -507,8 +520,9 @@ static int start_hook(struct sleep_hook *h, const char *phase)
 	return spawn_start(&s, &h->c);
 }
 
-int hib_system_sleep(const char *phase)
+int hib_system_sleep(const char *phase, const char *verb_word)
 {
+	const char *const *verb = NULL;
 	struct sleep_hook *h;
 	char why[2 * PATH_MAX + 256];
 	long long deadline, now;
@@ -519,6 +533,14 @@ int hib_system_sleep(const char *phase)
 	if (strcmp(phase, "pre") && strcmp(phase, "post")) {
 		hib_err("--system-sleep: expected 'pre' or 'post', got '%s'",
 			phase);
+		return HIB_EXIT_USAGE;
+	}
+	for (i = 0; i < ARRAY_SIZE(sleep_verbs); i++)
+		if (!strcmp(verb_word ?: "hibernate", sleep_verbs[i][0]))
+			verb = sleep_verbs[i];
+	if (!verb) {
+		hib_err("--system-sleep %s: expected hibernate, hybrid-sleep or suspend-then-hibernate after the phase, got '%s'",
+			phase, verb_word);
 		return HIB_EXIT_USAGE;
 	}
 	h = calloc(SYSTEM_SLEEP_MAX, sizeof(*h));
@@ -538,9 +560,9 @@ int hib_system_sleep(const char *phase)
 			ret = HIB_EXIT_PERM;
 			continue;
 		}
-		hib_verbose("system-sleep hook: %s %s hibernate", h[i].path,
-			    phase);
-		r = start_hook(&h[i], phase);
+		hib_verbose("system-sleep hook: %s %s %s", h[i].path,
+			    phase, verb[0]);
+		r = start_hook(&h[i], phase, verb);
 		if (r) {
 			hib_warn("cannot run %s: %s", h[i].path, strerror(-r));
 			ret = HIB_EXIT_FAILURE;
@@ -563,8 +585,8 @@ int hib_system_sleep(const char *phase)
 			ret = HIB_EXIT_FAILURE;
 		} else if (r > 0) {
 			ws = h[i].c.status;
-			hib_warn("system-sleep hook %s %s hibernate failed (%s %d)",
-				 h[i].path, phase,
+			hib_warn("system-sleep hook %s %s %s failed (%s %d)",
+				 h[i].path, phase, verb[0],
 				 WIFEXITED(ws) ? "status" : "signal",
 				 WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
 			if (ret == HIB_EXIT_OK)

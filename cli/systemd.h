@@ -61,6 +61,6 @@ bool sd_quote(const char *w, char *out, size_t len);
  * "hibernate", as systemd-sleep does: all at once, waited for together.
  * Returns 0 when every one succeeded, else an exit status.
  */
-int hib_system_sleep(const char *phase);
+int hib_system_sleep(const char *phase, const char *verb);
 
 #endif

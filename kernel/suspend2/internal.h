@@ -68,6 +68,8 @@ struct s2_settings {
 	enum s2_powerdown powerdown;
 	u32 force;		/* bdev writer: accept a device in use */
 	u32 abort_key;		/* Escape aborts the write */
+	u32 abort_lid;		/* the lid opening does */
+	u32 abort_ac;		/* external power plugged in does */
 	enum s2_encryption encryption;
 	char key[S2_KEYSPEC_MAX];	/* how the image key is kept */
 };
@@ -108,6 +110,7 @@ struct s2_results {
 	char refused_tasks[S2_REFUSED_MAX];
 	char woke_from[8];	/* "disk", "ram", or "" before a power down */
 	u64 ram_sleep_ms;	/* suspend to both: time asleep in RAM */
+	char aborted_by[4];	/* "key", "lid", "ac", or "" */
 };
 
 /*
@@ -145,9 +148,15 @@ int s2_resume_at_load(const char *device);
 /* core/abort.c */
 void s2_abort_init(void);
 void s2_abort_exit(void);
-void s2_abort_arm(bool on);
-bool s2_abort_pressed(void);
+/* The events that may abort the image write (profile keys abort_*). */
+#define S2_ABORT_KEY		BIT(0)	/* Escape on a keyboard */
+#define S2_ABORT_LID		BIT(1)	/* the lid opened */
+#define S2_ABORT_AC		BIT(2)	/* external power plugged in */
+void s2_abort_arm(unsigned int events);
+unsigned int s2_abort_disarm(void);
+bool s2_abort_requested(void);
 bool s2_abort_close(void);
+const char *s2_abort_why(void);
 
 /* core/results.c */
 void s2_results_get(struct s2_results *out);

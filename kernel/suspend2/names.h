@@ -69,6 +69,8 @@
 	X(powerdown, index, shutdown, 0, 0, CHOICE, S2_POWERDOWN_NAMES)	\
 	X(force, u32, 0, 0, 1, FLAG, S2_NO_NAMES)				\
 	X(abort_key, u32, 1, 0, 1, FLAG, S2_NO_NAMES)			\
+	X(abort_lid, u32, 0, 0, 1, FLAG, S2_NO_NAMES)			\
+	X(abort_ac, u32, 0, 0, 1, FLAG, S2_NO_NAMES)			\
 	X(encryption, aead, none, 0, 0, WORD, S2_ENCRYPTION_NAMES)	\
 	X(key, text,, 0, 127, KEYSPEC, S2_NO_NAMES)
 
@@ -120,6 +122,6 @@
 	X(write_crypt_us, u64) X(read_crypt_us, u64)			\
 	X(avenrun_saved, loads) X(avenrun_thaw, loads)			\
 	X(avenrun_restored, loads) X(refused_tasks, own)		\
-	X(woke_from, text) X(ram_sleep_ms, u64)
+	X(woke_from, text) X(ram_sleep_ms, u64) X(aborted_by, text)
 
 #endif /* _SUSPEND2_NAMES_H */

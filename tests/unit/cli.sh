@@ -158,7 +158,7 @@ S=$T/etc/systemd/system/systemd-suspend-then-hibernate.service.d
 check "--install-systemd: suspend-then-hibernate too, sleeping first" \
 	grep -qx "ExecStart=$HIB --suspend-then-hibernate -p battery" "$S/suspend2.conf"
 check "--install-systemd: its hooks too" \
-	grep -qx "ExecStartPre=-$HIB --system-sleep pre" "$S/suspend2.conf"
+	grep -qx "ExecStartPre=-$HIB --system-sleep pre suspend-then-hibernate" "$S/suspend2.conf"
 check "--install-systemd: hybrid-sleep too, with powerdown = suspend" \
 	grep -qx "ExecStart=$HIB --set powerdown=suspend -p battery" \
 	"$T/etc/systemd/system/systemd-hybrid-sleep.service.d/suspend2.conf"

@@ -24,14 +24,14 @@ check "the old ExecStart is cleared first" \
 check "suspend-then-hibernate: the same options, and it sleeps first" \
 	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --force --suspend-then-hibernate -p sys" "$S"
 check "suspend-then-hibernate: its old ExecStart cleared, hooks around" \
-	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre" -e "ExecStopPost=-$REAL --system-sleep post" "$S")" = 3
+	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre suspend-then-hibernate" -e "ExecStopPost=-$REAL --system-sleep post suspend-then-hibernate" "$S")" = 3
 check "hybrid-sleep: the same options, then powerdown = suspend over the user's" \
 	grep -qx "ExecStart=$REAL -c $T/h.conf --module $T/s2.ko --configfs $T/cfs --set compressor=lz4 --set powerdown=suspend --force -p sys" "$Y"
 check "hybrid-sleep: its old ExecStart cleared, hooks around" \
-	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre" -e "ExecStopPost=-$REAL --system-sleep post" "$Y")" = 3
-check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre" "$D"
+	test "$(grep -c -x -e 'ExecStart=' -e "ExecStartPre=-$REAL --system-sleep pre hybrid-sleep" -e "ExecStopPost=-$REAL --system-sleep post hybrid-sleep" "$Y")" = 3
+check "system-sleep hooks before" grep -qx "ExecStartPre=-$REAL --system-sleep pre hibernate" "$D"
 check "system-sleep hooks after, even after a failure" \
-	grep -qx "ExecStopPost=-$REAL --system-sleep post" "$D"
+	grep -qx "ExecStopPost=-$REAL --system-sleep post hibernate" "$D"
 # Whatever root's umask, the drop-in (run as root) is root's alone, and a
 # link planted at the temporary name is not followed.
 ln -s "$T/planted" "$D.tmp"
@@ -185,6 +185,25 @@ check "that hook failed as exec does (127)" \
 	grep -q "system-sleep hook $L/70noshebang pre hibernate failed (status 127)" "$T/err"
 check "/bin/sh did not run it" not_in "^noshebang" "$SLEEP_LOG"
 rm "$L/70noshebang"
+# The verb, as systemd-sleep passes it; SYSTEMD_SLEEP_ACTION as systemd
+# sets it, hibernate for the two halves of suspend-then-hibernate run once.
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep pre hybrid-sleep" 0 "$HIB" --system-sleep pre hybrid-sleep
+check "hybrid-sleep: the verb and the action" \
+	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia pre hybrid-sleep hybrid-sleep|tlp-etc pre hybrid-sleep hybrid-sleep|"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep post suspend-then-hibernate" 0 "$HIB" --system-sleep post suspend-then-hibernate
+check "suspend-then-hibernate: the verb, the action hibernate" \
+	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia post suspend-then-hibernate hibernate|tlp-etc post suspend-then-hibernate hibernate|"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep pre hibernate" 0 "$HIB" --system-sleep pre hibernate
+check "hibernate given: as without it" \
+	test "$(sort "$SLEEP_LOG" | tr '\n' '|')" = "nvidia pre hibernate hibernate|tlp-etc pre hibernate hibernate|"
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep pre suspend: exit 2" 2 "$HIB" --system-sleep pre suspend
+check "... names the verbs it takes, runs nothing" \
+	sh -c "grep -q \"expected hibernate, hybrid-sleep or suspend-then-hibernate after the phase, got 'suspend'\" '$T/err' && ! test -s '$SLEEP_LOG'"
+expect_rc "--system-sleep pre hibernate extra: exit 2" 2 "$HIB" --system-sleep pre hibernate extra
 expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
 expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
 

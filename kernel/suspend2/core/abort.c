@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Escape on a keyboard aborts the image write, as TuxOnIce let users do.
- * An input handler (the shape of drivers/tty/sysrq.c) watches every
- * device that has the key.  It does nothing until the cycle arms it for
- * the write; while armed it keeps an Escape press for itself, and the
- * repeats and the release of that press, so that neither the console nor
- * a program that reads the keyboard after the thaw sees half a key.  The
- * event arrives in interrupt context: it only moves the state, which the
- * write loop reads between chunks.
+ * What may abort the image write, as the profile chooses: Escape on a
+ * keyboard (TuxOnIce let users do this), the lid opening, or external
+ * power plugged in, each a sign that someone wants the machine back.
  *
- * The write closes the window before it writes the anchor: a press after
+ * An input handler (the shape of drivers/tty/sysrq.c) watches every
+ * device that has the key or a lid switch.  It does nothing until the
+ * cycle arms it for the write; while armed it keeps an Escape press for
+ * itself, and the repeats and the release of that press, so that neither
+ * the console nor a program that reads the keyboard after the thaw sees
+ * half a key.  A lid event is everyone's: it is only watched.  The events
+ * arrive in interrupt context: they only move the state, which the write
+ * loop reads between chunks.  Power supplies announce a change through
+ * their notifier, from a work item: a process context that may ask every
+ * supply whether it is online.
+ *
+ * The write closes the window before it writes the anchor: an event after
  * that is neither announced nor counted, since the image is then complete.
  *
  * A program that grabbed the keyboard (EVIOCGRAB: keyd, interception
@@ -20,22 +26,69 @@
 
 #include <linux/atomic.h>
 #include <linux/input.h>
+#include <linux/notifier.h>
+#include <linux/power_supply.h>
 #include <linux/slab.h>
 #include "../internal.h"
 
 enum s2_abort_state {
-	S2_ABORT_OFF,		/* no write, or the profile does not want it */
-	S2_ABORT_ARMED,		/* a press aborts the write */
-	S2_ABORT_PRESSED,	/* it did */
+	S2_ABORT_OFF,		/* no write, or the profile wants no abort */
+	S2_ABORT_ARMED,		/* an event the profile chose aborts the write */
+	S2_ABORT_ABORTED,	/* one did */
 	S2_ABORT_CLOSED,	/* too late: the image is being completed */
 };
 
-static atomic_t s2_abort_state = ATOMIC_INIT(S2_ABORT_OFF);
+/*
+ * One word, so that an event sees the state and what it was armed for
+ * together: the state in bits 0-3, the S2_ABORT_* events armed in bits
+ * 4-7, the event that aborted in bits 8-11.
+ */
+static atomic_t s2_abort_word = ATOMIC_INIT(S2_ABORT_OFF);
+
+#define S2_ABORT_STATE(w)	((w) & 0xf)
+#define S2_ABORT_ARMED_FOR(w)	(((w) >> 4) & 0xf)
+#define S2_ABORT_BY(w)		(((w) >> 8) & 0xf)
+
+enum s2_abort_answer {
+	S2_ABORT_IGNORED,	/* not armed for it, or too late */
+	S2_ABORT_NOW,		/* this event aborted the write */
+	S2_ABORT_BEFORE,	/* armed for it, but an earlier event aborted */
+};
+
+static enum s2_abort_answer s2_abort_request(unsigned int event)
+{
+	int old = atomic_read(&s2_abort_word);
+
+	do {
+		if (!(S2_ABORT_ARMED_FOR(old) & event))
+			return S2_ABORT_IGNORED;
+		if (S2_ABORT_STATE(old) == S2_ABORT_ABORTED)
+			return S2_ABORT_BEFORE;
+		if (S2_ABORT_STATE(old) != S2_ABORT_ARMED)
+			return S2_ABORT_IGNORED;
+	} while (!atomic_try_cmpxchg(&s2_abort_word, &old,
+				     (old & 0xf0) | S2_ABORT_ABORTED |
+				     event << 8));
+	return S2_ABORT_NOW;
+}
 
 struct s2_abort_handle {
 	struct input_handle handle;
 	bool holding;		/* its last Escape press was kept from others */
 };
+
+static const char *s2_abort_dev_name(struct input_handle *handle)
+{
+	return handle->dev->name ?: "an input device";
+}
+
+/* The lid switch reads 1 closed, 0 open; the input core passes changes. */
+static void s2_abort_lid(struct input_handle *handle, int value)
+{
+	if (!value && s2_abort_request(S2_ABORT_LID) == S2_ABORT_NOW)
+		pr_info("lid opened (%s): aborting the image write\n",
+			s2_abort_dev_name(handle));
+}
 
 static bool s2_abort_filter(struct input_handle *handle, unsigned int type,
 			    unsigned int code, int value)
@@ -43,6 +96,10 @@ static bool s2_abort_filter(struct input_handle *handle, unsigned int type,
 	struct s2_abort_handle *h =
 		container_of(handle, struct s2_abort_handle, handle);
 
+	if (type == EV_SW && code == SW_LID) {
+		s2_abort_lid(handle, value);
+		return false;
+	}
 	if (type != EV_KEY || code != KEY_ESC)
 		return false;
 	if (value != 1) {
@@ -53,13 +110,12 @@ static bool s2_abort_filter(struct input_handle *handle, unsigned int type,
 			h->holding = false;
 		return true;
 	}
-	switch (atomic_cmpxchg(&s2_abort_state, S2_ABORT_ARMED,
-			       S2_ABORT_PRESSED)) {
-	case S2_ABORT_ARMED:
+	switch (s2_abort_request(S2_ABORT_KEY)) {
+	case S2_ABORT_NOW:
 		pr_info("Escape pressed on %s: aborting the image write\n",
-			handle->dev->name ?: "a keyboard");
+			s2_abort_dev_name(handle));
 		fallthrough;
-	case S2_ABORT_PRESSED:
+	case S2_ABORT_BEFORE:
 		h->holding = true;
 		return true;
 	default:
@@ -109,6 +165,12 @@ static const struct input_device_id s2_abort_ids[] = {
 		.evbit = { BIT_MASK(EV_KEY) },
 		.keybit = { [BIT_WORD(KEY_ESC)] = BIT_MASK(KEY_ESC) },
 	},
+	{
+		.flags = INPUT_DEVICE_ID_MATCH_EVBIT |
+			 INPUT_DEVICE_ID_MATCH_SWBIT,
+		.evbit = { BIT_MASK(EV_SW) },
+		.swbit = { [BIT_WORD(SW_LID)] = BIT_MASK(SW_LID) },
+	},
 	{ },
 };
 
@@ -120,43 +182,150 @@ static struct input_handler s2_abort_handler = {
 	.id_table	= s2_abort_ids,
 };
 
-static bool s2_abort_registered;
+/*
+ * Plugged in: some supply other than a battery is online now, where none
+ * was when the write was armed.  A kernel without the power supply class
+ * has no such event.
+ */
+#if IS_REACHABLE(CONFIG_POWER_SUPPLY)
+static void s2_abort_power(bool supplied, const char *name)
+{
+	if (supplied && s2_abort_request(S2_ABORT_AC) == S2_ABORT_NOW)
+		pr_info("external power plugged in (%s): aborting the image write\n",
+			name);
+}
 
-/* Without it hibernation still works, only without the key: not fatal. */
+static int s2_abort_power_changed(struct notifier_block *nb,
+				  unsigned long event, void *data)
+{
+	struct power_supply *psy = data;
+	int w = atomic_read(&s2_abort_word);
+
+	/* Ask the supplies (ACPI methods, perhaps) only when it matters. */
+	if (event != PSY_EVENT_PROP_CHANGED ||
+	    S2_ABORT_STATE(w) != S2_ABORT_ARMED ||
+	    !(S2_ABORT_ARMED_FOR(w) & S2_ABORT_AC))
+		return NOTIFY_DONE;
+	s2_abort_power(power_supply_is_system_supplied() > 0, psy->desc->name);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block s2_abort_power_nb = {
+	.notifier_call = s2_abort_power_changed,
+};
+
+static bool s2_abort_on_battery(void)
+{
+	/* 1 also when no supply says anything: a desktop, on mains. */
+	return power_supply_is_system_supplied() == 0;
+}
+
+static int s2_abort_power_init(void)
+{
+	return power_supply_reg_notifier(&s2_abort_power_nb);
+}
+
+static void s2_abort_power_exit(void)
+{
+	power_supply_unreg_notifier(&s2_abort_power_nb);
+}
+#else
+static bool s2_abort_on_battery(void)
+{
+	return false;
+}
+
+static int s2_abort_power_init(void)
+{
+	return 0;
+}
+
+static void s2_abort_power_exit(void)
+{
+}
+#endif
+
+static bool s2_abort_registered, s2_abort_power_registered;
+
+/* Without them hibernation still works, only without these aborts. */
 void s2_abort_init(void)
 {
 	int error = input_register_handler(&s2_abort_handler);
 
 	if (error)
-		pr_warn("no abort key: cannot watch keyboards: %pe\n",
+		pr_warn("no abort key or lid: cannot watch input devices: %pe\n",
 			ERR_PTR(error));
 	s2_abort_registered = !error;
+	error = s2_abort_power_init();
+	if (error)
+		pr_warn("no abort on external power: cannot watch power supplies: %pe\n",
+			ERR_PTR(error));
+	s2_abort_power_registered = !error;
 }
 
 void s2_abort_exit(void)
 {
+	if (s2_abort_power_registered)
+		s2_abort_power_exit();
 	if (s2_abort_registered)
 		input_unregister_handler(&s2_abort_handler);
 }
 
-/* Before the write, armed or not as the profile says; and after it. */
-void s2_abort_arm(bool on)
+/*
+ * Before the write, for the S2_ABORT_* @events the profile chose.  Plugging
+ * in means nothing to a machine already on external power: not armed then.
+ */
+void s2_abort_arm(unsigned int events)
 {
-	atomic_set(&s2_abort_state, on ? S2_ABORT_ARMED : S2_ABORT_OFF);
-}
-
-/* Was Escape pressed?  The write loop asks between chunks. */
-bool s2_abort_pressed(void)
-{
-	return atomic_read(&s2_abort_state) == S2_ABORT_PRESSED;
+	if ((events & S2_ABORT_AC) &&
+	    (!s2_abort_power_registered || !s2_abort_on_battery())) {
+		pr_info("abort_ac: not on battery, plugging in cannot abort this write\n");
+		events &= ~S2_ABORT_AC;
+	}
+	atomic_set(&s2_abort_word,
+		   events ? S2_ABORT_ARMED | events << 4 : S2_ABORT_OFF);
 }
 
 /*
- * The last word, before the anchor makes the image complete: true if a
- * press came first (the write then fails with nothing pointing at it).
+ * After the write: nothing aborts any more.  Returns the S2_ABORT_* event
+ * that aborted it, 0 if none did.
+ */
+unsigned int s2_abort_disarm(void)
+{
+	return S2_ABORT_BY(atomic_xchg(&s2_abort_word, S2_ABORT_OFF));
+}
+
+/* Did an event abort the write?  The write loop asks between chunks. */
+bool s2_abort_requested(void)
+{
+	return S2_ABORT_STATE(atomic_read(&s2_abort_word)) == S2_ABORT_ABORTED;
+}
+
+/*
+ * The last word, before the anchor makes the image complete: true if an
+ * event came first (the write then fails with nothing pointing at it).
  */
 bool s2_abort_close(void)
 {
-	return atomic_xchg(&s2_abort_state, S2_ABORT_CLOSED) ==
-	       S2_ABORT_PRESSED;
+	int old = atomic_read(&s2_abort_word);
+
+	while (!atomic_try_cmpxchg(&s2_abort_word, &old,
+				   (old & ~0xf) | S2_ABORT_CLOSED))
+		;
+	return S2_ABORT_STATE(old) == S2_ABORT_ABORTED;
+}
+
+/* What aborted the write, in words for results/error. */
+const char *s2_abort_why(void)
+{
+	switch (S2_ABORT_BY(atomic_read(&s2_abort_word))) {
+	case S2_ABORT_KEY:
+		return "Escape pressed";
+	case S2_ABORT_LID:
+		return "the lid opened";
+	case S2_ABORT_AC:
+		return "external power plugged in";
+	default:
+		return "no event";
+	}
 }

@@ -108,9 +108,9 @@ static u64 s2_kbps(u64 bytes, u64 us)
 
 /*
  * A cycle that returns an error failed, unless it found nothing to do,
- * refused an image or was aborted from the keyboard; every failure says
- * why in results, so one that got here without a reason on record is
- * named by its errno at least.
+ * refused an image or was aborted (a key, the lid, power); every failure
+ * says why in results, so one that got here without a reason on record
+ * is named by its errno at least.
  */
 static void s2_finish(enum s2_status status, int error)
 {
@@ -286,6 +286,26 @@ static int s2_power_down(const struct s2_settings *set)
 		break;
 	}
 	s2_power_off_now();
+}
+
+/* The events the profile lets abort the image write. */
+static unsigned int s2_abort_events(const struct s2_settings *set)
+{
+	return (set->abort_key ? S2_ABORT_KEY : 0) |
+	       (set->abort_lid ? S2_ABORT_LID : 0) |
+	       (set->abort_ac ? S2_ABORT_AC : 0);
+}
+
+/* results/aborted_by: the S2_ABORT_* @event, in a word; 0 is none. */
+static void s2_record_aborted_by(unsigned int event)
+{
+	struct s2_results *r = s2_results_lock();
+	const char *word = event == S2_ABORT_KEY ? "key" :
+			   event == S2_ABORT_LID ? "lid" :
+			   event == S2_ABORT_AC ? "ac" : "";
+
+	strscpy(r->aborted_by, word, sizeof(r->aborted_by));
+	s2_results_unlock();
 }
 
 /* Back from RAM or disk: offline since the atomic copy, and from where. */
@@ -751,11 +771,11 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		times.snapshot_us -= min(times.snapshot_us, fz.kernel_freeze_us);
 		s2_set_state(S2_WRITING);
 		error = s2_swap_recheck(&w);
-		s2_abort_arm(set->abort_key);
+		s2_abort_arm(s2_abort_events(set));
 		if (!error)
 			error = s2_image_write(&w, set, crypt, owner, &times,
 					       &wst, why);
-		s2_abort_arm(false);
+		s2_record_aborted_by(s2_abort_disarm());
 		aborted = error == -ECANCELED;
 		if (why[0])
 			s2_results_set_error(error, "%s", why);

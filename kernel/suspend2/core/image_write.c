@@ -211,10 +211,10 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 		struct s2_chunk_header ch;
 		struct s2_slot *s;
 
-		if (s2_abort_pressed()) {
+		if (s2_abort_requested()) {
 			error = write_why(so, -ECANCELED,
-					  "aborted: Escape pressed after %llu of %llu pages",
-					  written, total);
+					  "aborted: %s after %llu of %llu pages",
+					  s2_abort_why(), written, total);
 			break;
 		}
 		s = done < total ? s2_pipeline_fill(&pipe) : NULL;
@@ -437,8 +437,8 @@ out_io:
 	/* The anchor completes the image: a press now or later is too late. */
 	if (s2_abort_close()) {
 		error = write_why(&so, -ECANCELED,
-				  "aborted: Escape pressed after all %llu pages, before the image was complete",
-				  total);
+				  "aborted: %s after all %llu pages, before the image was complete",
+				  s2_abort_why(), total);
 		goto out_index;
 	}
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the abort key's filter (core/abort.c): a press counts
- * only while the write is armed and not yet closed, and a press that is
- * kept from the other handlers keeps its repeats and release too, while
- * the release of a press they saw reaches them.
+ * KUnit tests for what aborts the image write (core/abort.c): an event
+ * counts only while the write is armed for it and not yet closed, and
+ * the first one is the one on record; an Escape press that is kept from
+ * the other handlers keeps its repeats and release too, while the release
+ * of a press they saw reaches them; a lid event is never kept.
  */
 /* First: it sets pr_fmt before any header does. */
 #include "../core/abort.c"
@@ -25,31 +26,37 @@ static bool esc(struct s2_abort_handle *h, int value)
 	return s2_abort_filter(&h->handle, EV_KEY, KEY_ESC, value);
 }
 
+/* The lid switch: 1 closed, 0 open. */
+static bool lid(struct s2_abort_handle *h, int value)
+{
+	return s2_abort_filter(&h->handle, EV_SW, SW_LID, value);
+}
+
 static void s2_abort_unarmed(struct kunit *test)
 {
 	struct s2_abort_handle *h = s2_fake_keyboard(test);
 
-	s2_abort_arm(false);
+	s2_abort_arm(0);
 	KUNIT_EXPECT_FALSE(test, esc(h, 1));
 	KUNIT_EXPECT_FALSE(test, esc(h, 2));
 	KUNIT_EXPECT_FALSE(test, esc(h, 0));
-	KUNIT_EXPECT_FALSE(test, s2_abort_pressed());
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
 }
 
 static void s2_abort_press_kept(struct kunit *test)
 {
 	struct s2_abort_handle *h = s2_fake_keyboard(test);
 
-	s2_abort_arm(true);
+	s2_abort_arm(S2_ABORT_KEY);
 	KUNIT_EXPECT_FALSE(test, s2_abort_filter(&h->handle, EV_KEY, KEY_A, 1));
 	KUNIT_EXPECT_FALSE(test, s2_abort_filter(&h->handle, EV_MSC, KEY_ESC, 1));
-	KUNIT_EXPECT_FALSE(test, s2_abort_pressed());
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
 	KUNIT_EXPECT_TRUE(test, esc(h, 1));
-	KUNIT_EXPECT_TRUE(test, s2_abort_pressed());
+	KUNIT_EXPECT_TRUE(test, s2_abort_requested());
 	KUNIT_EXPECT_TRUE(test, esc(h, 2));
 	/* The write stops; the key comes up after it: still kept. */
-	s2_abort_arm(false);
-	KUNIT_EXPECT_FALSE(test, s2_abort_pressed());
+	s2_abort_arm(0);
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
 	KUNIT_EXPECT_TRUE(test, esc(h, 0));
 	/* The next press, unarmed, is the others' again. */
 	KUNIT_EXPECT_FALSE(test, esc(h, 1));
@@ -60,14 +67,14 @@ static void s2_abort_earlier_press_released(struct kunit *test)
 {
 	struct s2_abort_handle *h = s2_fake_keyboard(test);
 
-	s2_abort_arm(false);
+	s2_abort_arm(0);
 	KUNIT_EXPECT_FALSE(test, esc(h, 1));
-	s2_abort_arm(true);
+	s2_abort_arm(S2_ABORT_KEY);
 	/* Its repeats and release belong to those that saw the press. */
 	KUNIT_EXPECT_FALSE(test, esc(h, 2));
 	KUNIT_EXPECT_FALSE(test, esc(h, 0));
-	KUNIT_EXPECT_FALSE(test, s2_abort_pressed());
-	s2_abort_arm(false);
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
+	s2_abort_arm(0);
 }
 
 static void s2_abort_closed(struct kunit *test)
@@ -75,17 +82,17 @@ static void s2_abort_closed(struct kunit *test)
 	struct s2_abort_handle *h = s2_fake_keyboard(test);
 
 	/* No press before the anchor: a later one neither counts nor is kept. */
-	s2_abort_arm(true);
+	s2_abort_arm(S2_ABORT_KEY);
 	KUNIT_EXPECT_FALSE(test, s2_abort_close());
 	KUNIT_EXPECT_FALSE(test, esc(h, 1));
-	KUNIT_EXPECT_FALSE(test, s2_abort_pressed());
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
 	KUNIT_EXPECT_FALSE(test, esc(h, 0));
 	/* A press before the anchor: the write fails. */
-	s2_abort_arm(true);
+	s2_abort_arm(S2_ABORT_KEY);
 	KUNIT_EXPECT_TRUE(test, esc(h, 1));
 	KUNIT_EXPECT_TRUE(test, s2_abort_close());
 	KUNIT_EXPECT_TRUE(test, esc(h, 0));
-	s2_abort_arm(false);
+	s2_abort_arm(0);
 }
 
 static void s2_abort_two_keyboards(struct kunit *test)
@@ -93,14 +100,107 @@ static void s2_abort_two_keyboards(struct kunit *test)
 	struct s2_abort_handle *a = s2_fake_keyboard(test);
 	struct s2_abort_handle *b = s2_fake_keyboard(test);
 
-	s2_abort_arm(true);
+	s2_abort_arm(S2_ABORT_KEY);
 	KUNIT_EXPECT_TRUE(test, esc(a, 1));
 	KUNIT_EXPECT_TRUE(test, esc(b, 1));
-	KUNIT_EXPECT_TRUE(test, s2_abort_pressed());
-	s2_abort_arm(false);
+	KUNIT_EXPECT_TRUE(test, s2_abort_requested());
+	s2_abort_arm(0);
 	KUNIT_EXPECT_TRUE(test, esc(a, 0));
 	KUNIT_EXPECT_TRUE(test, esc(b, 0));
 }
+
+static void s2_abort_closed_keeps_event(struct kunit *test)
+{
+	struct s2_abort_handle *h = s2_fake_keyboard(test);
+
+	s2_abort_arm(S2_ABORT_LID);
+	KUNIT_EXPECT_FALSE(test, lid(h, 0));
+	KUNIT_EXPECT_TRUE(test, s2_abort_close());
+	KUNIT_EXPECT_STREQ(test, s2_abort_why(), "the lid opened");
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), S2_ABORT_LID);
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), 0);
+}
+
+static void s2_abort_lid_opened(struct kunit *test)
+{
+	struct s2_abort_handle *h = s2_fake_keyboard(test);
+
+	/* Armed for the key only: the lid is watched, nothing happens. */
+	s2_abort_arm(S2_ABORT_KEY);
+	KUNIT_EXPECT_FALSE(test, lid(h, 0));
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
+	/* Armed for the lid: closing it does nothing, opening aborts. */
+	s2_abort_arm(S2_ABORT_LID);
+	KUNIT_EXPECT_FALSE(test, lid(h, 1));
+	KUNIT_EXPECT_FALSE(test, s2_abort_filter(&h->handle, EV_SW,
+						 SW_TABLET_MODE, 0));
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
+	KUNIT_EXPECT_FALSE(test, lid(h, 0));
+	KUNIT_EXPECT_TRUE(test, s2_abort_requested());
+	KUNIT_EXPECT_STREQ(test, s2_abort_why(), "the lid opened");
+	/* Escape was not chosen: the press is the others'. */
+	KUNIT_EXPECT_FALSE(test, esc(h, 1));
+	KUNIT_EXPECT_FALSE(test, esc(h, 0));
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), S2_ABORT_LID);
+}
+
+static void s2_abort_first_event_counts(struct kunit *test)
+{
+	struct s2_abort_handle *h = s2_fake_keyboard(test);
+
+	s2_abort_arm(S2_ABORT_KEY | S2_ABORT_LID);
+	KUNIT_EXPECT_FALSE(test, lid(h, 0));
+	/* Escape after the lid: kept (it was chosen), the lid on record. */
+	KUNIT_EXPECT_TRUE(test, esc(h, 1));
+	KUNIT_EXPECT_TRUE(test, esc(h, 0));
+	KUNIT_EXPECT_STREQ(test, s2_abort_why(), "the lid opened");
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), S2_ABORT_LID);
+
+	s2_abort_arm(S2_ABORT_KEY | S2_ABORT_LID);
+	KUNIT_EXPECT_TRUE(test, esc(h, 1));
+	KUNIT_EXPECT_FALSE(test, lid(h, 0));
+	KUNIT_EXPECT_STREQ(test, s2_abort_why(), "Escape pressed");
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), S2_ABORT_KEY);
+	KUNIT_EXPECT_TRUE(test, esc(h, 0));
+}
+
+#if IS_REACHABLE(CONFIG_POWER_SUPPLY)
+static void s2_abort_plugged_in(struct kunit *test)
+{
+	/* As s2_abort_arm() leaves it on battery, whatever this machine is. */
+	atomic_set(&s2_abort_word, S2_ABORT_ARMED | S2_ABORT_AC << 4);
+	s2_abort_power(false, "test-ac");
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
+	s2_abort_power(true, "test-ac");
+	KUNIT_EXPECT_TRUE(test, s2_abort_requested());
+	KUNIT_EXPECT_STREQ(test, s2_abort_why(), "external power plugged in");
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), S2_ABORT_AC);
+
+	/* Not chosen, or after the close: nothing. */
+	s2_abort_arm(S2_ABORT_KEY);
+	s2_abort_power(true, "test-ac");
+	KUNIT_EXPECT_FALSE(test, s2_abort_requested());
+	atomic_set(&s2_abort_word, S2_ABORT_ARMED | S2_ABORT_AC << 4);
+	KUNIT_EXPECT_FALSE(test, s2_abort_close());
+	s2_abort_power(true, "test-ac");
+	KUNIT_EXPECT_EQ(test, s2_abort_disarm(), 0);
+}
+
+static void s2_abort_ac_needs_battery(struct kunit *test)
+{
+	bool on_battery = power_supply_is_system_supplied() == 0;
+
+	/* Armed for plugging in only when nothing supplies the machine. */
+	s2_abort_arm(S2_ABORT_AC);
+	KUNIT_EXPECT_EQ(test, S2_ABORT_STATE(atomic_read(&s2_abort_word)),
+			on_battery ? S2_ABORT_ARMED : S2_ABORT_OFF);
+	s2_abort_arm(S2_ABORT_AC | S2_ABORT_KEY);
+	KUNIT_EXPECT_EQ(test,
+			S2_ABORT_ARMED_FOR(atomic_read(&s2_abort_word)),
+			on_battery ? S2_ABORT_AC | S2_ABORT_KEY : S2_ABORT_KEY);
+	s2_abort_arm(0);
+}
+#endif
 
 static struct kunit_case s2_abort_cases[] = {
 	KUNIT_CASE(s2_abort_unarmed),
@@ -108,6 +208,13 @@ static struct kunit_case s2_abort_cases[] = {
 	KUNIT_CASE(s2_abort_earlier_press_released),
 	KUNIT_CASE(s2_abort_closed),
 	KUNIT_CASE(s2_abort_two_keyboards),
+	KUNIT_CASE(s2_abort_closed_keeps_event),
+	KUNIT_CASE(s2_abort_lid_opened),
+	KUNIT_CASE(s2_abort_first_event_counts),
+#if IS_REACHABLE(CONFIG_POWER_SUPPLY)
+	KUNIT_CASE(s2_abort_plugged_in),
+	KUNIT_CASE(s2_abort_ac_needs_battery),
+#endif
 	{}
 };
 

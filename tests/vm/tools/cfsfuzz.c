@@ -761,6 +761,11 @@ static void check_results(void)
 			ok = one_line(&v, &n) &&
 			     (!n || (n == 4 && !memcmp(v.data, "disk", 4)) ||
 			      (n == 3 && !memcmp(v.data, "ram", 3)));
+		else if (!strcmp(a, "aborted_by"))
+			ok = one_line(&v, &n) &&
+			     (!n || (n == 3 && !memcmp(v.data, "key", 3)) ||
+			      (n == 3 && !memcmp(v.data, "lid", 3)) ||
+			      (n == 2 && !memcmp(v.data, "ac", 2)));
 		else if (!strcmp(a, "refused_tasks"))
 			ok = !v.len || (v.data[v.len - 1] == '\n' &&
 					!has_byte(v.data, v.len, '\0'));
