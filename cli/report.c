@@ -155,6 +155,14 @@ void report_text(FILE *out, const struct results *r)
 			(unsigned long long)(r->read_io_wait_us / 1000),
 			(unsigned long long)(r->read_io_wait_us % 1000));
 	}
+	/* Only a resume hands the pages to the snapshot code. */
+	if (r->read_feed_us)
+		fprintf(out, "  %-24s %llu.%03llu ms, of which %llu.%03llu ms preparing the restore\n",
+			"snapshot code (read)",
+			(unsigned long long)(r->read_feed_us / 1000),
+			(unsigned long long)(r->read_feed_us % 1000),
+			(unsigned long long)(r->read_prepare_us / 1000),
+			(unsigned long long)(r->read_prepare_us % 1000));
 	fprintf(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
 	fprintf(out, "  %-24s %s\n", "load average saved",
 		*r->avenrun_saved ? r->avenrun_saved : "-");
@@ -295,6 +303,10 @@ static void json_results_body(FILE *out, const struct results *r,
 		fprintf(out, ",\n%s\"crypt_us\": {\"write\": %llu, \"read\": %llu}",
 			ind, (unsigned long long)r->write_crypt_us,
 			(unsigned long long)r->read_crypt_us);
+	fprintf(out, ",\n%s\"read_feed_us\": %llu", ind,
+		(unsigned long long)r->read_feed_us);
+	fprintf(out, ",\n%s\"read_prepare_us\": %llu", ind,
+		(unsigned long long)r->read_prepare_us);
 	fprintf(out, ",\n%s\"offline_ms\": %llu", ind,
 		(unsigned long long)r->offline_ms);
 	fprintf(out, ",\n%s\"woke_from\": ", ind);

@@ -43,6 +43,8 @@ struct results {
 	uint64_t read_io_wait_us;
 	uint64_t write_crypt_us;	/* the workers' time in the AEAD */
 	uint64_t read_crypt_us;
+	uint64_t read_feed_us;		/* resume: in the snapshot code */
+	uint64_t read_prepare_us;	/* of which the restore's set-up */
 	char avenrun_saved[64];
 	char avenrun_thaw[64];
 	char avenrun_restored[64];

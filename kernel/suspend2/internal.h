@@ -103,6 +103,8 @@ struct s2_results {
 	u64 read_io_wait_us;
 	u64 write_crypt_us;
 	u64 read_crypt_us;
+	u64 read_feed_us;	/* the read's time in the snapshot code */
+	u64 read_prepare_us;	/* of which its restore set-up */
 	bool verified;
 	unsigned long avenrun_saved[3];
 	unsigned long avenrun_thaw[3];

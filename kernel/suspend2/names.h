@@ -120,6 +120,7 @@
 	X(write_cpu_wait_us, u64) X(write_io_wait_us, u64)		\
 	X(read_cpu_wait_us, u64) X(read_io_wait_us, u64)		\
 	X(write_crypt_us, u64) X(read_crypt_us, u64)			\
+	X(read_feed_us, u64) X(read_prepare_us, u64)			\
 	X(avenrun_saved, loads) X(avenrun_thaw, loads)			\
 	X(avenrun_restored, loads) X(refused_tasks, own)		\
 	X(woke_from, text) X(ram_sleep_ms, u64) X(aborted_by, text)

@@ -204,6 +204,10 @@ expect_rc "--system-sleep pre suspend: exit 2" 2 "$HIB" --system-sleep pre suspe
 check "... names the verbs it takes, runs nothing" \
 	sh -c "grep -q \"expected hibernate, hybrid-sleep or suspend-then-hibernate after the phase, got 'suspend'\" '$T/err' && ! test -s '$SLEEP_LOG'"
 expect_rc "--system-sleep pre hibernate extra: exit 2" 2 "$HIB" --system-sleep pre hibernate extra
+: >"$SLEEP_LOG"
+expect_rc "--system-sleep pre -v: an option, not the verb" 0 "$HIB" --system-sleep pre -v
+check "... the hooks ran for hibernate, verbosely" \
+	sh -c "test \"\$(sort '$SLEEP_LOG' | tr '\n' '|')\" = 'nvidia pre hibernate hibernate|tlp-etc pre hibernate hibernate|' && grep -q 'system-sleep hook: .*10nvidia pre hibernate' '$T/err'"
 expect_rc "--system-sleep with another phase: exit 2" 2 "$HIB" --system-sleep suspend
 expect_rc "--system-sleep with --test: exit 2" 2 "$HIB" --system-sleep pre --test
 

@@ -188,6 +188,8 @@ static struct input_handler s2_abort_handler = {
  * has no such event.
  */
 #if IS_REACHABLE(CONFIG_POWER_SUPPLY)
+#define S2_ABORT_HAVE_POWER	1
+
 static void s2_abort_power(bool supplied, const char *name)
 {
 	if (supplied && s2_abort_request(S2_ABORT_AC) == S2_ABORT_NOW)
@@ -214,10 +216,20 @@ static struct notifier_block s2_abort_power_nb = {
 	.notifier_call = s2_abort_power_changed,
 };
 
+/*
+ * 1 also when no supply says anything: a desktop, on mains; or a laptop
+ * whose only battery went away, which is no plug-in, but then the
+ * machine is on external power anyway.
+ */
 static bool s2_abort_on_battery(void)
 {
-	/* 1 also when no supply says anything: a desktop, on mains. */
 	return power_supply_is_system_supplied() == 0;
+}
+
+/* Plugged in between the check of s2_abort_arm() and the arming? */
+static void s2_abort_power_recheck(void)
+{
+	s2_abort_power(!s2_abort_on_battery(), "plugged in while arming");
 }
 
 static int s2_abort_power_init(void)
@@ -230,9 +242,15 @@ static void s2_abort_power_exit(void)
 	power_supply_unreg_notifier(&s2_abort_power_nb);
 }
 #else
+#define S2_ABORT_HAVE_POWER	0
+
 static bool s2_abort_on_battery(void)
 {
 	return false;
+}
+
+static void s2_abort_power_recheck(void)
+{
 }
 
 static int s2_abort_power_init(void)
@@ -273,17 +291,32 @@ void s2_abort_exit(void)
 
 /*
  * Before the write, for the S2_ABORT_* @events the profile chose.  Plugging
- * in means nothing to a machine already on external power: not armed then.
+ * in means nothing to a machine already on external power: not armed then,
+ * so that no event of its supplies can abort.  A plug-in between that
+ * check and the arming has sent its event to a word not yet armed: the
+ * check is made again once armed.
  */
 void s2_abort_arm(unsigned int events)
 {
-	if ((events & S2_ABORT_AC) &&
-	    (!s2_abort_power_registered || !s2_abort_on_battery())) {
-		pr_info("abort_ac: not on battery, plugging in cannot abort this write\n");
-		events &= ~S2_ABORT_AC;
+	if (events & S2_ABORT_AC) {
+		const char *why = NULL;
+
+		if (!S2_ABORT_HAVE_POWER)
+			why = "this kernel has no power supply class";
+		else if (!s2_abort_power_registered)
+			why = "cannot watch the power supplies";
+		else if (!s2_abort_on_battery())
+			why = "not on battery";
+		if (why) {
+			pr_info("abort_ac: %s, plugging in cannot abort this write\n",
+				why);
+			events &= ~S2_ABORT_AC;
+		}
 	}
 	atomic_set(&s2_abort_word,
 		   events ? S2_ABORT_ARMED | events << 4 : S2_ABORT_OFF);
+	if (events & S2_ABORT_AC)
+		s2_abort_power_recheck();
 }
 
 /*

@@ -36,7 +36,7 @@
  * A new layout is a new magic: the boot kernel's module and the resumed
  * kernel's may be different builds (a DKMS upgrade not yet loaded).
  */
-#define S2_BOOT_RECORD_MAGIC	0x53324233	/* "S2B3" */
+#define S2_BOOT_RECORD_MAGIC	0x53324234	/* "S2B4" */
 
 /*
  * What the boot kernel leaves for the resumed one in the scratch area that
@@ -58,6 +58,8 @@ struct s2_boot_record {
 	u64 read_io_wait_us;
 	u64 write_crypt_us;
 	u64 read_crypt_us;
+	u64 read_feed_us;
+	u64 read_prepare_us;
 	u32 threads;
 	u32 read_threads;
 	u64 pipeline_bytes;
@@ -353,6 +355,8 @@ static void s2_collect_boot_record(s64 snapshot_real_ns,
 		r->read_io_wait_us = rec->read_io_wait_us;
 		r->write_crypt_us = rec->write_crypt_us;
 		r->read_crypt_us = rec->read_crypt_us;
+		r->read_feed_us = rec->read_feed_us;
+		r->read_prepare_us = rec->read_prepare_us;
 	} else {
 		pr_warn("resumed without the boot kernel's record\n");
 	}
@@ -665,6 +669,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	ktime_t sync_time;
 	char pm_test[16];
 	bool resumed = false, aborted = false;
+	unsigned int by;
 	ktime_t start;
 	int error;
 
@@ -775,8 +780,10 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		if (!error)
 			error = s2_image_write(&w, set, crypt, owner, &times,
 					       &wst, why);
-		s2_record_aborted_by(s2_abort_disarm());
+		by = s2_abort_disarm();
 		aborted = error == -ECANCELED;
+		/* An event, then an I/O error first: the cycle failed. */
+		s2_record_aborted_by(aborted ? by : 0);
 		if (why[0])
 			s2_results_set_error(error, "%s", why);
 		swsusp_free();
@@ -880,6 +887,8 @@ static void s2_leave_boot_record(const struct s2_image *img,
 	rec.read_io_wait_us = st->io_wait_us;
 	rec.write_crypt_us = le32_to_cpu(h->write_crypt_us);
 	rec.read_crypt_us = st->crypt_us;
+	rec.read_feed_us = st->feed_us;
+	rec.read_prepare_us = st->prepare_us;
 	rec.threads = le32_to_cpu(h->threads);
 	rec.pipeline_bytes = max(st->pipeline_bytes,
 				 s2_pipeline_bytes_for(rec.threads,

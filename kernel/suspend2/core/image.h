@@ -82,6 +82,8 @@ struct s2_read_stats {
 	u64 decompress_wait_us;	/* reader waited for decompression */
 	u64 io_wait_us;		/* reader waited for the device */
 	u64 crypt_us;		/* the workers' time opening chunks */
+	u64 feed_us;		/* in the snapshot code, page by page */
+	u64 prepare_us;		/* its longest chunk: the restore's set-up */
 };
 
 /*

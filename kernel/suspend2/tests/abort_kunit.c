@@ -189,8 +189,16 @@ static void s2_abort_plugged_in(struct kunit *test)
 static void s2_abort_ac_needs_battery(struct kunit *test)
 {
 	bool on_battery = power_supply_is_system_supplied() == 0;
+	bool registered = s2_abort_power_registered;
 
-	/* Armed for plugging in only when nothing supplies the machine. */
+	/* Not watching the supplies (this suite never ran s2_abort_init()). */
+	s2_abort_power_registered = false;
+	s2_abort_arm(S2_ABORT_AC | S2_ABORT_KEY);
+	KUNIT_EXPECT_EQ(test,
+			S2_ABORT_ARMED_FOR(atomic_read(&s2_abort_word)),
+			S2_ABORT_KEY);
+	/* Watching: armed for plugging in only when nothing supplies it. */
+	s2_abort_power_registered = true;
 	s2_abort_arm(S2_ABORT_AC);
 	KUNIT_EXPECT_EQ(test, S2_ABORT_STATE(atomic_read(&s2_abort_word)),
 			on_battery ? S2_ABORT_ARMED : S2_ABORT_OFF);
@@ -198,7 +206,11 @@ static void s2_abort_ac_needs_battery(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			S2_ABORT_ARMED_FOR(atomic_read(&s2_abort_word)),
 			on_battery ? S2_ABORT_AC | S2_ABORT_KEY : S2_ABORT_KEY);
+	/* Armed on battery, the state is still armed: no event yet. */
+	KUNIT_EXPECT_EQ(test, S2_ABORT_STATE(atomic_read(&s2_abort_word)),
+			S2_ABORT_ARMED);
 	s2_abort_arm(0);
+	s2_abort_power_registered = registered;
 }
 #endif
 

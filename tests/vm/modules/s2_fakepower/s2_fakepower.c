@@ -11,7 +11,10 @@
  * The key only schedules the change: the lid's input events and the power
  * supply's notifier then come from a work item, in process context, as
  * the ACPI drivers' do.  The parameters lid_open and ac_online read the
- * state and let user space set it between cycles.
+ * state and let user space set it between cycles.  The adapter announces
+ * a change even when its state stays the same (F10 on an adapter already
+ * online), as a supply's other properties would: a test sees then what a
+ * plain event does.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,34 +37,38 @@ static struct power_supply *s2_fake_ac;
 /* Under s2_fake_lock: make the devices say what the state says. */
 static void s2_fake_set_lid(bool open)
 {
+	bool was = lid_open;
+
 	lid_open = open;
 	if (!s2_fake_lid)
 		return;
+	/* The input core passes a switch's changes only. */
 	input_report_switch(s2_fake_lid, SW_LID, !open);
 	input_sync(s2_fake_lid);
-	pr_info("lid %s\n", open ? "opened" : "closed");
+	if (open != was)
+		pr_info("lid %s\n", open ? "opened" : "closed");
 }
 
 static void s2_fake_set_ac(bool online)
 {
-	if (online == ac_online)
-		return;
-	ac_online = online;
+	bool was = ac_online;
+
+	WRITE_ONCE(ac_online, online);
 	if (!s2_fake_ac)
 		return;
 	power_supply_changed(s2_fake_ac);
-	pr_info("adapter %s\n", online ? "plugged in" : "unplugged");
+	pr_info("adapter %s\n", online == was ?
+		(online ? "still online" : "still offline") :
+		(online ? "plugged in" : "unplugged"));
 }
 
 static void s2_fake_key_work_fn(struct work_struct *work)
 {
 	mutex_lock(&s2_fake_lock);
-	if (READ_ONCE(want_lid_open) && !lid_open)
+	if (xchg(&want_lid_open, false))
 		s2_fake_set_lid(true);
-	if (READ_ONCE(want_ac_online))
+	if (xchg(&want_ac_online, false))
 		s2_fake_set_ac(true);
-	WRITE_ONCE(want_lid_open, false);
-	WRITE_ONCE(want_ac_online, false);
 	mutex_unlock(&s2_fake_lock);
 }
 
@@ -185,6 +192,8 @@ MODULE_PARM_DESC(ac_online, "the fake adapter is online (F10 plugs it in)");
 
 static int __init s2_fake_init(void)
 {
+	struct power_supply *ac;
+	struct input_dev *lid;
 	int error;
 
 	s2_fake_pdev = platform_device_register_simple("s2_fakepower", -1,
@@ -192,30 +201,32 @@ static int __init s2_fake_init(void)
 	if (IS_ERR(s2_fake_pdev))
 		return PTR_ERR(s2_fake_pdev);
 
-	s2_fake_lid = input_allocate_device();
-	if (!s2_fake_lid) {
+	lid = input_allocate_device();
+	if (!lid) {
 		error = -ENOMEM;
 		goto err_pdev;
 	}
-	s2_fake_lid->name = "s2_fakepower Lid Switch";
-	s2_fake_lid->phys = "s2_fakepower/input0";
-	s2_fake_lid->id.bustype = BUS_HOST;
-	s2_fake_lid->dev.parent = &s2_fake_pdev->dev;
-	input_set_capability(s2_fake_lid, EV_SW, SW_LID);
-	error = input_register_device(s2_fake_lid);
+	lid->name = "s2_fakepower Lid Switch";
+	lid->phys = "s2_fakepower/input0";
+	lid->id.bustype = BUS_HOST;
+	lid->dev.parent = &s2_fake_pdev->dev;
+	input_set_capability(lid, EV_SW, SW_LID);
+	error = input_register_device(lid);
 	if (error) {
-		input_free_device(s2_fake_lid);
+		input_free_device(lid);
 		goto err_pdev;
 	}
 
-	s2_fake_ac = power_supply_register(&s2_fake_pdev->dev,
-					   &s2_fake_ac_desc, NULL);
-	if (IS_ERR(s2_fake_ac)) {
-		error = PTR_ERR(s2_fake_ac);
+	ac = power_supply_register(&s2_fake_pdev->dev, &s2_fake_ac_desc, NULL);
+	if (IS_ERR(ac)) {
+		error = PTR_ERR(ac);
 		goto err_lid;
 	}
 
+	/* Only registered devices for the parameters to move. */
 	mutex_lock(&s2_fake_lock);
+	s2_fake_lid = lid;
+	s2_fake_ac = ac;
 	s2_fake_set_lid(lid_open);
 	mutex_unlock(&s2_fake_lock);
 
@@ -228,9 +239,13 @@ static int __init s2_fake_init(void)
 	return 0;
 
 err_ac:
-	power_supply_unregister(s2_fake_ac);
+	mutex_lock(&s2_fake_lock);
+	s2_fake_lid = NULL;
+	s2_fake_ac = NULL;
+	mutex_unlock(&s2_fake_lock);
+	power_supply_unregister(ac);
 err_lid:
-	input_unregister_device(s2_fake_lid);
+	input_unregister_device(lid);
 err_pdev:
 	platform_device_unregister(s2_fake_pdev);
 	return error;
