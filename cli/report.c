@@ -78,11 +78,13 @@ static double ratio(const struct results *r)
 	return r->bytes_written ? (double)r->bytes_raw / r->bytes_written : 0;
 }
 
+/* A count in thousandths, for "%llu.%03llu": its whole and its part. */
+#define THOUSANDTHS(n) \
+	(unsigned long long)((n) / 1000), (unsigned long long)((n) % 1000)
+
 static void print_ms(FILE *out, const char *title, uint64_t us)
 {
-	fprintf(out, "  %-24s %10llu.%03llu ms\n", title,
-		(unsigned long long)(us / 1000),
-		(unsigned long long)(us % 1000));
+	fprintf(out, "  %-24s %10llu.%03llu ms\n", title, THOUSANDTHS(us));
 }
 
 /* What follows the AEAD on the encryption line: the key, for tpm. */
@@ -101,13 +103,10 @@ void report_text(FILE *out, const struct results *r)
 	if (*r->error)
 		fprintf(out, "  %-24s %s\n", "error", r->error);
 	fprintf(out, "  %-24s %10llu.%03llu s\n", "time offline",
-		(unsigned long long)(r->offline_ms / 1000),
-		(unsigned long long)(r->offline_ms % 1000));
+		THOUSANDTHS(r->offline_ms));
 	if (!strcmp(r->woke_from, "ram"))
 		fprintf(out, "  %-24s RAM, after %llu.%03llu s asleep (the image on disk is invalidated)\n",
-			"came back from",
-			(unsigned long long)(r->ram_sleep_ms / 1000),
-			(unsigned long long)(r->ram_sleep_ms % 1000));
+			"came back from", THOUSANDTHS(r->ram_sleep_ms));
 	else if (*r->woke_from)
 		fprintf(out, "  %-24s %s\n", "came back from", r->woke_from);
 	for (i = 0; i < PH_NR; i++)
@@ -127,10 +126,8 @@ void report_text(FILE *out, const struct results *r)
 	    r->has_crypt_time)
 		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)%s\n",
 			"encryption", r->encryption,
-			(unsigned long long)(r->write_crypt_us / 1000),
-			(unsigned long long)(r->write_crypt_us % 1000),
-			(unsigned long long)(r->read_crypt_us / 1000),
-			(unsigned long long)(r->read_crypt_us % 1000),
+			THOUSANDTHS(r->write_crypt_us),
+			THOUSANDTHS(r->read_crypt_us),
 			key_text(r));
 	else if (*r->encryption)
 		fprintf(out, "  %-24s %s%s\n", "encryption", r->encryption,
@@ -144,25 +141,19 @@ void report_text(FILE *out, const struct results *r)
 			(unsigned long long)(r->pipeline_bytes / 1024));
 		fprintf(out, "  %-24s %llu.%03llu ms for compression, %llu.%03llu ms for the device\n",
 			"writing waited",
-			(unsigned long long)(r->write_cpu_wait_us / 1000),
-			(unsigned long long)(r->write_cpu_wait_us % 1000),
-			(unsigned long long)(r->write_io_wait_us / 1000),
-			(unsigned long long)(r->write_io_wait_us % 1000));
+			THOUSANDTHS(r->write_cpu_wait_us),
+			THOUSANDTHS(r->write_io_wait_us));
 		fprintf(out, "  %-24s %llu.%03llu ms for decompression, %llu.%03llu ms for the device\n",
 			"reading waited",
-			(unsigned long long)(r->read_cpu_wait_us / 1000),
-			(unsigned long long)(r->read_cpu_wait_us % 1000),
-			(unsigned long long)(r->read_io_wait_us / 1000),
-			(unsigned long long)(r->read_io_wait_us % 1000));
+			THOUSANDTHS(r->read_cpu_wait_us),
+			THOUSANDTHS(r->read_io_wait_us));
 	}
 	/* Only a resume hands the pages to the snapshot code. */
 	if (r->read_feed_us)
 		fprintf(out, "  %-24s %llu.%03llu ms, of which %llu.%03llu ms preparing the restore\n",
 			"snapshot code (read)",
-			(unsigned long long)(r->read_feed_us / 1000),
-			(unsigned long long)(r->read_feed_us % 1000),
-			(unsigned long long)(r->read_prepare_us / 1000),
-			(unsigned long long)(r->read_prepare_us % 1000));
+			THOUSANDTHS(r->read_feed_us),
+			THOUSANDTHS(r->read_prepare_us));
 	fprintf(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
 	fprintf(out, "  %-24s %s\n", "load average saved",
 		*r->avenrun_saved ? r->avenrun_saved : "-");

@@ -28,7 +28,8 @@ check "make-patches: a cover letter and $n patches" \
 	test "${#mails[@]}" = $((n + 1)) -a "${mails[0]}" = 0000-cover-letter.patch
 
 # Each patch's subject, unfolded, is [RFC PATCH i/n] and the subject of
-# the series' i-th file.
+# the series' i-th file; git pads i (and the cover letter's 0) to the
+# width of n.
 subject() {
 	awk '/^Subject:/ { s = $0; on = 1; next }
 		on && /^[ \t]/ { s = s $0; next }
@@ -38,13 +39,15 @@ bad=
 for i in $(seq 1 "$n"); do
 	want=$(subject "$TOP/kernel/patches/${series[i - 1]}" | sed 's/^\[PATCH[^]]*\] //')
 	got=$(subject "$T/real/${mails[i]}")
-	[[ $got == "[RFC PATCH $i/$n] $want" ]] || bad+=" $i:'$got'"
+	printf -v num "%0${#n}d" "$i"
+	[[ $got == "[RFC PATCH $num/$n] $want" ]] || bad+=" $i:'$got'"
 done
 check "make-patches: subjects [RFC PATCH i/$n] in series order${bad:+ (wrong:$bad)}" test -z "$bad"
 
 cover=$T/real/0000-cover-letter.patch
+printf -v num "%0${#n}d" 0
 check "make-patches: the cover letter has its subject and text, no placeholders" \
-	bash -c "grep -q '^Subject: \[RFC PATCH 0/$n\] PM: hibernate: hooks' '$cover' &&
+	bash -c "grep -q '^Subject: \[RFC PATCH $num/$n\] PM: hibernate: hooks' '$cover' &&
 		grep -q '^Tested in QEMU' '$cover' && ! grep -q 'HERE \*\*\*' '$cover'"
 check "make-patches: the cover letter gives the size outside comments" \
 	grep -Eq '^Size: [0-9]+ added, [0-9]+ removed lines outside comments' "$cover"
