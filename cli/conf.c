@@ -328,12 +328,18 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		break;
 	case T_RANGE:
 	case T_SIZE:
-		r = k->type == T_SIZE ? parse_size(val, &v) :
-					parse_u64(val, &v);
+		/* "max" is a size's largest value: image_size's default. */
+		if (k->type == T_SIZE && !strcasecmp(val, "max")) {
+			v = k->max;
+			r = 0;
+		} else {
+			r = k->type == T_SIZE ? parse_size(val, &v) :
+						parse_u64(val, &v);
+		}
 		if (r == -EINVAL) {
 			snprintf(why, whylen, "expected %s, got %s",
 				 k->type == T_SIZE ?
-				 "a size in bytes (suffix K, M, G or T allowed)" :
+				 "a size in bytes (suffix K, M, G or T allowed) or max" :
 				 "a decimal number",
 				 got_text(val, q, sizeof(q)));
 			return r;

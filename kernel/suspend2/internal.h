@@ -63,6 +63,7 @@ struct s2_settings {
 	u32 compress_threads;
 	enum s2_checksum checksum;
 	u64 image_size_limit;
+	u64 image_size;		/* what the snapshot code shrinks memory to */
 	u32 freezer_timeout_ms;
 	u32 io_depth;
 	enum s2_powerdown powerdown;

@@ -44,7 +44,11 @@
  */
 #define S2_COMPRESSED_DIVISOR	2
 
-/* The largest image_size_limit: the kernel keeps it in an s64. */
+/*
+ * The largest image_size_limit and image_size: the kernel keeps them in an
+ * s64.  It is image_size's default, "as much as fits" (its literal is in
+ * S2_TUNABLES, where a default must be a token to stringify).
+ */
 #define S2_SIZE_MAX		0x7fffffffffffffffULL
 
 /*
@@ -64,6 +68,8 @@
 	X(compress_threads, u32, 0, 0, 64, RANGE, S2_NO_NAMES)		\
 	X(checksum, index, crc32c, 0, 0, WORD, S2_CHECKSUM_NAMES)	\
 	X(image_size_limit, u64, 0, 0, S2_SIZE_MAX, SIZE, S2_NO_NAMES)	\
+	X(image_size, u64, 9223372036854775807, 0, S2_SIZE_MAX, SIZE,	\
+	  S2_NO_NAMES)							\
 	X(freezer_timeout_ms, u32, 20000, 100, 600000, RANGE, S2_NO_NAMES) \
 	X(io_depth, u32, 256, 1, 1024, RANGE, S2_NO_NAMES)		\
 	X(powerdown, index, shutdown, 0, 0, CHOICE, S2_POWERDOWN_NAMES)	\

@@ -89,6 +89,8 @@ for name, kind, store, lo, hi, d, words in tunables:
     text = " ".join(text.split())
     if kind == "FLAG":
         want = "Default %s" % ("yes" if d == "1" else "no")
+    elif kind == "SIZE" and d and int(d) == hi:
+        want = "Default max"    # hibernate.conf's word for it
     else:
         want = "Default %s" % d if d else "No default"
     same("hibernate.conf.5 %s: %s" % (name, want), True, want in text)

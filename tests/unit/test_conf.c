@@ -280,6 +280,20 @@ static void test_override(void **state)
 	assert_int_equal(profile_override(&p, "image_size_limit=1G", err,
 					  sizeof(err)), 0);
 	assert_string_equal(p.v[K_IMAGE_SIZE_LIMIT].value, "1073741824");
+	/* image_size: "max" (its default) is the largest size, any case. */
+	assert_string_equal(p.v[K_IMAGE_SIZE].value, "9223372036854775807");
+	assert_int_equal(profile_override(&p, "image_size=0", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_IMAGE_SIZE].value, "0");
+	assert_int_equal(profile_override(&p, "image_size=MAX", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_IMAGE_SIZE].value, "9223372036854775807");
+	assert_int_equal(profile_override(&p, "image_size=300M", err,
+					  sizeof(err)), 0);
+	assert_string_equal(p.v[K_IMAGE_SIZE].value, "314572800");
+	assert_int_not_equal(profile_override(&p, "image_size=maximum", err,
+					      sizeof(err)), 0);
+	assert_non_null(strstr(err, "(suffix K, M, G or T allowed) or max, got 'maximum'"));
 	assert_int_not_equal(profile_override(&p, "io_depht=3", err,
 					      sizeof(err)), 0);
 	assert_non_null(strstr(err, "did you mean 'io_depth'"));

@@ -465,6 +465,48 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 }
 
 /*
+ * The image_size the snapshot code aims at in this cycle, in bytes: the
+ * profile's (by default, as much as fits), but no more than the target
+ * holds at the ratio the space check assumes, so that page cache kept in
+ * the image never makes it too big for a target it would fit without;
+ * and no more than RAM, since hibernate_preallocate_memory() rounds it up
+ * to pages, which wraps near ULONG_MAX.  The snapshot code itself keeps
+ * the image under about half of memory.
+ */
+static unsigned long s2_image_size_for(struct s2_writer *w,
+				       const struct s2_settings *set)
+{
+	u64 avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
+	u64 ratio = strcmp(set->compressor, "none") ? S2_COMPRESSED_DIVISOR : 1;
+	u64 overhead, fit;
+
+	overhead = s2_index_pages_for(avail) + 1 +
+		   DIV_ROUND_UP(s2_max_chunks_for(avail * ratio) *
+				sizeof(struct s2_chunk_header), PAGE_SIZE);
+	fit = (avail - min(avail, overhead)) * ratio;
+	fit = min_t(u64, fit, totalram_pages());
+	return min_t(u64, set->image_size, fit << PAGE_SHIFT);
+}
+
+/*
+ * The atomic copy, with image_size set for it and the user's value put
+ * back after, on both ways out: a failed copy, and the resumed kernel,
+ * whose copy of @saved is the one taken with the image.
+ */
+static noinline_for_stack int s2_snapshot(struct s2_writer *w,
+					  const struct s2_settings *set,
+					  int platform)
+{
+	unsigned long saved = image_size;
+	int error;
+
+	image_size = s2_image_size_for(w, set);
+	error = hibernation_snapshot(platform);
+	image_size = saved;
+	return error;
+}
+
+/*
  * Mainline refuses both hibernation and resume when the kernel is locked
  * down (an image is unsigned kernel memory), or booted with nohibernate,
  * or while memory that must never reach a disk (secretmem) is in use; so
@@ -764,7 +806,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 	 * wakeup-aborted snapshot (0, no image) look like one to write.
 	 */
 	in_suspend = 0;
-	error = hibernation_snapshot(platform);
+	error = s2_snapshot(&w, set, platform);
 	if (error) {
 		s2_freezer_snapshot_failed(&fz, error);
 		s2_results_set_error(error, "atomic copy failed");
