@@ -441,21 +441,27 @@ static void s2_record_write(const struct s2_write_stats *st,
  * turns out bigger than the space, writing stops with ENOSPC and the cycle
  * unwinds (pages given back, thaw).
  */
-static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
+static u64 s2_image_need(const struct s2_settings *set, u64 *used)
 {
 	unsigned long total = totalram_pages();
 	unsigned long free = global_zone_page_state(NR_FREE_PAGES);
 	unsigned long file = global_node_page_state(NR_FILE_PAGES);
 	unsigned long shmem = global_node_page_state(NR_SHMEM);
-	u64 used, need, avail;
+	u64 need;
 
-	used = total - min(total, free + (file > shmem ? file - shmem : 0));
+	*used = total - min(total, free + (file > shmem ? file - shmem : 0));
 	need = strcmp(set->compressor, "none") ?
-	       used / S2_COMPRESSED_DIVISOR : used;
-	need += DIV_ROUND_UP(s2_max_chunks_for(used) *
+	       *used / S2_COMPRESSED_DIVISOR : *used;
+	need += DIV_ROUND_UP(s2_max_chunks_for(*used) *
 			     sizeof(struct s2_chunk_header), PAGE_SIZE);
-	need += s2_index_pages_for(need) + 1;
-	avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
+	return need + s2_index_pages_for(need) + 1;
+}
+
+static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
+{
+	u64 used, need = s2_image_need(set, &used);
+	u64 avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
+
 	if (need <= avail)
 		return 0;
 	s2_results_set_error(-ENOSPC, "image needs about %llu KiB, %s has %llu KiB free",
@@ -466,24 +472,21 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 
 /*
  * The image_size the snapshot code aims at in this cycle, in bytes: the
- * profile's (by default, as much as fits), but no more than the target
- * holds at the ratio the space check assumes, so that page cache kept in
- * the image never makes it too big for a target it would fit without;
- * and no more than RAM, since hibernate_preallocate_memory() rounds it up
- * to pages, which wraps near ULONG_MAX.  The snapshot code itself keeps
- * the image under about half of memory.
+ * profile's (by default, as much as fits), but no more than the memory in
+ * use plus the target's space left beyond what that needs, page cache
+ * counted as if it did not compress at all, so that page cache kept in the
+ * image never makes it too big for a target it would fit without; and no
+ * more than RAM, since hibernate_preallocate_memory() rounds it up to
+ * pages, which wraps near ULONG_MAX.  The snapshot code itself keeps the
+ * image under about half of memory.
  */
 static unsigned long s2_image_size_for(struct s2_writer *w,
 				       const struct s2_settings *set)
 {
+	u64 used, need = s2_image_need(set, &used);
 	u64 avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
-	u64 ratio = strcmp(set->compressor, "none") ? S2_COMPRESSED_DIVISOR : 1;
-	u64 overhead, fit;
+	u64 fit = used + (avail > need ? avail - need : 0);
 
-	overhead = s2_index_pages_for(avail) + 1 +
-		   DIV_ROUND_UP(s2_max_chunks_for(avail * ratio) *
-				sizeof(struct s2_chunk_header), PAGE_SIZE);
-	fit = (avail - min(avail, overhead)) * ratio;
 	fit = min_t(u64, fit, totalram_pages());
 	return min_t(u64, set->image_size, fit << PAGE_SHIFT);
 }
