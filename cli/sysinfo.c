@@ -105,8 +105,10 @@ static int meminfo_get(FILE *f, const char *key, uint64_t *kib)
  * A deliberately simple estimate of the image: memory in use (MemTotal -
  * MemAvailable, or MemTotal - MemFree - Buffers - Cached on kernels
  * without MemAvailable) divided by 2 when compressing, the ratio lzo and
- * lz4 reach on typical memory; capped by image_size_limit.  The kernel
- * frees page cache before the copy, so this errs on the large side.
+ * lz4 reach on typical memory; capped by image_size_limit.  It is what
+ * the image needs: the page cache it may keep on top (image_size) is
+ * capped by the module at the room the target has, so it never makes a
+ * target this estimate approves too small.
  */
 int sys_image_estimate(const char *meminfo, const char *compressor,
 		       uint64_t limit, uint64_t *bytes)

@@ -472,23 +472,41 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 
 /*
  * The image_size the snapshot code aims at in this cycle, in bytes: the
- * profile's (by default, as much as fits), but no more than the memory in
- * use plus the target's space left beyond what that needs, page cache
- * counted as if it did not compress at all, so that page cache kept in the
- * image never makes it too big for a target it would fit without; and no
- * more than RAM, since hibernate_preallocate_memory() rounds it up to
- * pages, which wraps near ULONG_MAX.  The snapshot code itself keeps the
- * image under about half of memory.
+ * profile's (by default, as much as fits), capped at what the target
+ * holds with nothing compressed (the index and the chunk headers for that
+ * many pages included), so that the page cache it keeps never makes the
+ * image too big for the target.  The cap never goes below the memory that
+ * is not page cache: RAM in use less page cache (as the space check
+ * counts it) plus the pages the kernel reserved at boot (its image, the
+ * memory map), which are saved too.  Below that the snapshot code would
+ * swap processes out, onto the very swap the image may be written to;
+ * only the profile's own value asks for that (0: the smallest image).
+ * Then image_size_limit, so that the snapshot shrinks to it rather than
+ * the write failing with EFBIG; and RAM, in pages an unsigned long holds,
+ * since hibernate_preallocate_memory() rounds the value up to pages and
+ * would wrap near ULONG_MAX.  The snapshot code keeps the image under
+ * about half of memory.
  */
 static unsigned long s2_image_size_for(struct s2_writer *w,
 				       const struct s2_settings *set)
 {
-	u64 used, need = s2_image_need(set, &used);
 	u64 avail = w->ops->free_bytes(w) >> PAGE_SHIFT;
-	u64 fit = used + (avail > need ? avail - need : 0);
+	u64 overhead = DIV_ROUND_UP(s2_max_chunks_for(avail) *
+				    sizeof(struct s2_chunk_header), PAGE_SIZE) +
+		       s2_index_pages_for(avail) + 1;
+	u64 used, size = div_u64(set->image_size, PAGE_SIZE);
+	u64 fit = avail - min(avail, overhead);
 
-	fit = min_t(u64, fit, totalram_pages());
-	return min_t(u64, set->image_size, fit << PAGE_SHIFT);
+	s2_image_need(set, &used);
+	used += get_num_physpages() - min(get_num_physpages(), totalram_pages());
+	size = min(size, max(fit, used));
+	if (set->image_size_limit)
+		size = min(size, div_u64(set->image_size_limit, PAGE_SIZE));
+	size = min3(size, (u64)totalram_pages(), (u64)(ULONG_MAX >> PAGE_SHIFT));
+	pr_info("image_size for this cycle: %llu MiB (profile %llu, target room %llu MiB, not page cache %llu MiB)\n",
+		size >> (20 - PAGE_SHIFT), set->image_size,
+		fit >> (20 - PAGE_SHIFT), used >> (20 - PAGE_SHIFT));
+	return (unsigned long)size << PAGE_SHIFT;
 }
 
 /*
