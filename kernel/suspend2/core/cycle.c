@@ -471,6 +471,33 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 }
 
 /*
+ * Slack for what the write allocates besides its pipeline and index: the
+ * compressors' and the AEAD's workspaces, bios, and a debug kernel's own
+ * bookkeeping of each allocation.
+ */
+#define S2_WRITE_SLACK_BYTES	(16 << 20)
+
+/*
+ * The most pages an image may keep and still leave the write the memory
+ * it allocates after the copy (its pipeline, the block index, the
+ * compressors' workspaces).  The copy takes a free page for each page it
+ * keeps, so keeping S pages leaves about all of RAM less 2S free; the
+ * snapshot code alone would go up to half of memory, leaving only its own
+ * few MiB for I/O.
+ */
+static u64 s2_image_pages_leaving_room(const struct s2_settings *set)
+{
+	unsigned int threads = set->compress_threads ?: num_online_cpus();
+	u64 total = totalram_pages();
+	u64 room;
+
+	room = (s2_pipeline_bytes_for(threads, set->io_depth) +
+		S2_WRITE_SLACK_BYTES) >> PAGE_SHIFT;
+	room += s2_index_pages_for(total) + 1;
+	return (total - min(total, room)) / 2;
+}
+
+/*
  * The image_size the snapshot code aims at in this cycle, in bytes: the
  * profile's (by default, as much as fits), capped at what the target
  * holds with nothing compressed (the index and the chunk headers for that
@@ -482,7 +509,8 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
  * swap processes out, onto the very swap the image may be written to;
  * only the profile's own value asks for that (0: the smallest image).
  * Then image_size_limit, so that the snapshot shrinks to it rather than
- * the write failing with EFBIG; and RAM, in pages an unsigned long holds,
+ * the write failing with EFBIG; the room the write needs after the copy
+ * (s2_image_pages_leaving_room()); and RAM, in pages an unsigned long holds,
  * since hibernate_preallocate_memory() rounds the value up to pages and
  * would wrap near ULONG_MAX.  The snapshot code keeps the image under
  * about half of memory.
@@ -502,6 +530,7 @@ static unsigned long s2_image_size_for(struct s2_writer *w,
 	size = min(size, max(fit, used));
 	if (set->image_size_limit)
 		size = min(size, div_u64(set->image_size_limit, PAGE_SIZE));
+	size = min(size, s2_image_pages_leaving_room(set));
 	size = min3(size, (u64)totalram_pages(), (u64)(ULONG_MAX >> PAGE_SHIFT));
 	pr_info("image_size for this cycle: %llu MiB (profile %llu, target room %llu MiB, not page cache %llu MiB)\n",
 		size >> (20 - PAGE_SHIFT), set->image_size,
