@@ -510,9 +510,10 @@ static u64 s2_image_pages_leaving_room(const struct s2_settings *set)
  * only the profile's own value asks for that (0: the smallest image).
  * Then image_size_limit, so that the snapshot shrinks to it rather than
  * the write failing with EFBIG; the room the write needs after the copy
- * (s2_image_pages_leaving_room()); and RAM, in pages an unsigned long holds,
- * since hibernate_preallocate_memory() rounds the value up to pages and
- * would wrap near ULONG_MAX.  The snapshot code keeps the image under
+ * (s2_image_pages_leaving_room(), under half of RAM); and pages whose
+ * bytes an unsigned long holds (32-bit with more than 4 GiB), since
+ * hibernate_preallocate_memory() rounds the value up to pages and would
+ * wrap near ULONG_MAX.  The snapshot code keeps the image under
  * about half of memory.
  */
 static unsigned long s2_image_size_for(struct s2_writer *w,
@@ -531,7 +532,7 @@ static unsigned long s2_image_size_for(struct s2_writer *w,
 	if (set->image_size_limit)
 		size = min(size, div_u64(set->image_size_limit, PAGE_SIZE));
 	size = min(size, s2_image_pages_leaving_room(set));
-	size = min3(size, (u64)totalram_pages(), (u64)(ULONG_MAX >> PAGE_SHIFT));
+	size = min_t(u64, size, ULONG_MAX >> PAGE_SHIFT);
 	pr_info("image_size for this cycle: %llu MiB (profile %llu, target room %llu MiB, not page cache %llu MiB)\n",
 		size >> (20 - PAGE_SHIFT), set->image_size,
 		fit >> (20 - PAGE_SHIFT), used >> (20 - PAGE_SHIFT));
