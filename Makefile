@@ -18,7 +18,7 @@ CLI_LDFLAGS ?= -static
 MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
 .PHONY: all kernel module cli test test-unit test-vm demo bench deps patches \
-	deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
+	bench-compressors deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
 	kernel-deb test-kernel-deb \
 	kernel-debug module-debug debug test-faults test-build-configs
 
@@ -135,6 +135,22 @@ demo: all
 # Not part of test: suspend2 against mainline, see docs/benchmarks.md.
 bench: all
 	@tests/bench/run
+
+# What each compressor costs on the bench's workload, on this CPU and under
+# QEMU's TCG (qemu-x86_64, the emulator the bench's guest runs on): one
+# thread, the image format's chunks.  Not part of test.
+CHUNK_PAGES := $(shell awk '/define S2_CHUNK_PAGES/ { print $$3 }' \
+		 kernel/suspend2/image/format.h)
+$(BUILD)/compressors: tests/bench/compressors.c tests/vm/tools/mixed.h \
+		      kernel/suspend2/image/format.h
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS) $(CLI_CFLAGS) -DCHUNK_PAGES=$(CHUNK_PAGES) -o $@ $< \
+		-lzstd -llz4 -llzo2
+
+bench-compressors: deps-check $(BUILD)/compressors
+	@echo "== this CPU"; $(BUILD)/compressors
+	@echo "== QEMU TCG (qemu-x86_64 -cpu max)"; \
+		qemu-x86_64 -cpu max $(BUILD)/compressors
 
 # The module's only remaining --strict CHECKs are "macro argument reuse" in
 # the configfs attribute macros (token pasting: configfs show/store get no
