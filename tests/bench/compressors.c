@@ -5,7 +5,11 @@
  * the image format's chunks and compressed one chunk at a time on one
  * thread, as a compression thread of the module does.
  *
- *   compressors [MiB [SEED]]     (400 and 9157, the bench's workload)
+ *   compressors [MiB [SEED [PAGES]]]
+ *
+ * MiB and SEED default to the bench's workload (400, 9157); PAGES, the
+ * chunk size, to the image format's, and another size shows what a format
+ * change would gain.
  *
  * Prints, for each compressor and level, the seconds it took, the MiB it
  * made and the ratio.  make bench-compressors runs it natively and under
@@ -30,7 +34,7 @@
 #endif
 
 #define PAGE_BYTES	(PAGE_WORDS * 8)
-#define CHUNK_BYTES	(CHUNK_PAGES * PAGE_BYTES)
+#define MAX_CHUNK_PAGES	1024
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* One compressor: compresses @len bytes of @src into @dst, returns the size. */
@@ -82,10 +86,11 @@ static size_t lzo_one(const struct compressor *c, void *dst, size_t cap,
 	return n;
 }
 
-/* mainline's two, then zstd from its default level down to its fast ones. */
+/* mainline's two, then zstd from above its default level to its fast ones. */
 static const struct compressor compressors[] = {
 	{ "lzo", 0, lzo_one },
 	{ "lz4", 0, lz4_one },
+	{ "zstd", 6, zstd_one },
 	{ "zstd", 3, zstd_one },
 	{ "zstd", 1, zstd_one },
 	{ "zstd", -1, zstd_one },
@@ -105,22 +110,27 @@ int main(int argc, char **argv)
 {
 	unsigned long mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 400;
 	unsigned long long seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 9157;
-	size_t pages, cap, i;
+	unsigned long chunk_pages = argc > 3 ? strtoul(argv[3], NULL, 10) :
+				    CHUNK_PAGES;
+	size_t pages, cap, chunk, i;
 	uint64_t *mem;
 	void *dst;
 
-	if (argc > 3 || mib == 0 || mib > 4096) {
-		fprintf(stderr, "usage: compressors [MiB (1 to 4096) [SEED]]\n");
+	if (argc > 4 || mib == 0 || mib > 4096 || chunk_pages == 0 ||
+	    chunk_pages > MAX_CHUNK_PAGES || mib * 256 < chunk_pages) {
+		fprintf(stderr, "usage: compressors [MiB (1 to 4096) [SEED [PAGES (1 to %d, at most MiB * 256)]]]\n",
+			MAX_CHUNK_PAGES);
 		return 2;
 	}
+	chunk = chunk_pages * PAGE_BYTES;
 	/* Whole chunks: the last chunk of an image may be short, these not. */
-	pages = mib * (1024 * 1024 / PAGE_BYTES) / CHUNK_PAGES * CHUNK_PAGES;
-	cap = ZSTD_compressBound(CHUNK_BYTES);
-	if (cap < (size_t)LZ4_compressBound(CHUNK_BYTES))
-		cap = LZ4_compressBound(CHUNK_BYTES);
+	pages = mib * (1024 * 1024 / PAGE_BYTES) / chunk_pages * chunk_pages;
+	cap = ZSTD_compressBound(chunk);
+	if (cap < (size_t)LZ4_compressBound(chunk))
+		cap = LZ4_compressBound(chunk);
 	/* lzo1x's own worst case: input + input / 16 + 64 + 3. */
-	if (cap < CHUNK_BYTES + CHUNK_BYTES / 16 + 67)
-		cap = CHUNK_BYTES + CHUNK_BYTES / 16 + 67;
+	if (cap < chunk + chunk / 16 + 67)
+		cap = chunk + chunk / 16 + 67;
 	mem = malloc(pages * PAGE_BYTES);
 	dst = malloc(cap);
 	zstd_ctx = ZSTD_createCCtx();
@@ -131,8 +141,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < pages; i++)
 		mixed_page(mem + i * PAGE_WORDS, i, seed);
 
-	printf("%zu MiB of the mixed workload (seed %llu), %d-page chunks, one thread\n",
-	       pages * PAGE_BYTES >> 20, seed, CHUNK_PAGES);
+	printf("%zu MiB of the mixed workload (seed %llu), %lu-page chunks, one thread\n",
+	       pages * PAGE_BYTES >> 20, seed, chunk_pages);
 	printf("%-10s %9s %9s %7s\n", "compressor", "seconds", "MiB", "ratio");
 	for (i = 0; i < ARRAY_SIZE(compressors); i++) {
 		const struct compressor *c = &compressors[i];
@@ -141,11 +151,11 @@ int main(int argc, char **argv)
 		double t0 = now(), t;
 
 		/* A chunk that does not shrink is stored as it is. */
-		for (off = 0; off < pages * PAGE_BYTES; off += CHUNK_BYTES) {
+		for (off = 0; off < pages * PAGE_BYTES; off += chunk) {
 			size_t n = c->compress(c, dst, cap, (char *)mem + off,
-					       CHUNK_BYTES);
+					       chunk);
 
-			out += n < CHUNK_BYTES ? n : CHUNK_BYTES;
+			out += n < chunk ? n : chunk;
 		}
 		t = now() - t0;
 		if (c->compress == zstd_one)
