@@ -22,8 +22,8 @@
  * copies of them, which differ in details (the kernel's LZO hashes fewer
  * bits); the in-guest benchmark measures the kernel's.
  *
- * CHUNK_PAGES comes from the Makefile, read from the image format
- * (S2_CHUNK_PAGES in kernel/suspend2/image/format.h).
+ * The chunk size is the image format's own (S2_CHUNK_PAGES), through the
+ * unit tests' shim of the kernel headers (tests/unit/kshim).
  */
 #include <errno.h>
 #include <lz4.h>
@@ -34,20 +34,17 @@
 #include <time.h>
 #include <zstd.h>
 
+#include "kshim.h"
+#include "../../kernel/suspend2/image/format.h"
 #include "../vm/tools/mixed.h"
-
-#ifndef CHUNK_PAGES
-#error "CHUNK_PAGES: build with make bench-compressors"
-#endif
 
 #define PAGE_BYTES	(PAGE_WORDS * 8)
 #define MAX_CHUNK_PAGES	1024
 #define MAX_MIB		4096
 #define BENCH_SEED	20261203ULL	/* tests/vm/scenarios/bench/boot1 */
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-_Static_assert(CHUNK_PAGES >= 1 && CHUNK_PAGES <= MAX_CHUNK_PAGES,
-	       "CHUNK_PAGES out of range");
+static_assert(PAGE_BYTES == PAGE_SIZE, "mixed.h's pages are the kernel's");
+static_assert(S2_CHUNK_PAGES <= MAX_CHUNK_PAGES, "S2_CHUNK_PAGES out of range");
 
 /* One compressor: compresses @len bytes of @src into @dst, returns the size. */
 struct compressor {
@@ -153,7 +150,7 @@ int main(int argc, char **argv)
 	unsigned long long seed = argc > 2 ? number(argv[2], 0, UINT64_MAX) :
 				  BENCH_SEED;
 	size_t chunk_pages = argc > 3 ?
-			     number(argv[3], 1, MAX_CHUNK_PAGES) : CHUNK_PAGES;
+			     number(argv[3], 1, MAX_CHUNK_PAGES) : S2_CHUNK_PAGES;
 	size_t workload, pages, kept, cap, chunk, i;
 	uint64_t *mem;
 	void *dst;

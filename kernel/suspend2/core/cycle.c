@@ -487,7 +487,7 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
  */
 static u64 s2_image_pages_leaving_room(const struct s2_settings *set)
 {
-	unsigned int threads = set->compress_threads ?: num_online_cpus();
+	unsigned int threads = s2_pipeline_threads(set->compress_threads);
 	u64 total = totalram_pages();
 	u64 room;
 
