@@ -147,15 +147,13 @@ RES_ENC=
 # Neither a key file nor the key directory is touched, nothing added to
 # the keyring: seen through strace.
 fake_tree
-if strace -qq -o /dev/null true 2>/dev/null; then
+if can_strace "tpm: the key files untouched"; then
 	strace -f -qq -e trace=add_key,open,openat,stat,lstat,newfstatat,statx,access,faccessat,faccessat2 \
 		-o "$T/strace" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f >/dev/null 2>&1
 	check "tpm: strace saw the configuration read" grep -q "$T/c.conf" "$T/strace"
 	check "tpm: no add_key" test "$(grep -c 'add_key(' "$T/strace")" = 0
 	check "tpm: the key directory never looked at" test "$(grep -c "$T/keys" "$T/strace")" = 0
 	check "tpm: the initramfs never looked at" test "$(grep -c "$T/boot" "$T/strace")" = 0
-else
-	echo "SKIP: no strace here to see the key files untouched"
 fi
 # --status: the profile's key reads as what it is; JSON keeps "tpm".
 fake_tree
@@ -176,7 +174,7 @@ if [[ ! -e /sys/kernel/config/suspend2 ]]; then
 	check "module not loaded: the check is left to the real run" grep -qx \
 		"# check: key tpm: the module is not loaded yet; the real run refuses unless its capabilities offer keys: tpm" "$T/out"
 else
-	echo "SKIP: suspend2 is loaded here"
+	skip "suspend2 is loaded here: the dry run before the module is loaded"
 fi
 CAPS_KEYS='keys: keyring'
 rm -rf "$T/keys" "$T/boot"
@@ -224,7 +222,7 @@ check "dry run: one 64-byte logon key" grep -qx \
 # What the real run hands the kernel: add_key("logon", "suspend2:t",
 # pub || auth, 64, the process keyring), seen through strace.
 fake_tree
-if strace -qq -o /dev/null true 2>/dev/null; then
+if can_strace "keyring: the logon key hibernate adds"; then
 	strace -f -qq -xx -s 128 -e trace=add_key -o "$T/strace" \
 		"$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --test -f >/dev/null 2>&1
 	# strace -xx: every byte of every string as \xHH.
@@ -232,8 +230,6 @@ if strace -qq -o /dev/null true 2>/dev/null; then
 	want="add_key(\"$(printf logon | xx)\", \"$(printf suspend2:t | xx)\", \"$(cat "$T/keys/t.pub" "$T/keys/t.auth" | xx)\", 64, KEY_SPEC_PROCESS_KEYRING) = [0-9]"
 	check "keyring: one logon key suspend2:t, pub || auth, 64 bytes" grep -q "$want" "$T/strace"
 	check "keyring: that key and no other" test "$(grep -c 'add_key(' "$T/strace")" = 1
-else
-	echo "SKIP: no strace here to see the keyring key"
 fi
 # The authentication key is needed to write an image: missing or unsafe
 # is a configuration error, before anything is frozen.
@@ -582,7 +578,7 @@ check "key = tpm, keyring image: no passphrase asked for" test "$(grep -ci 'wron
 check "key = tpm, keyring image: no key file named" test "$(grep -c "$T/keys" "$T/err")" = 0
 check "key = tpm, keyring image: resume not written" test ! -s "$CFS/action"
 check "key = tpm, keyring image: image untouched" cmp -s "$T/img" "$T/img.orig"
-if command -v strace >/dev/null; then
+if can_strace "key = tpm, keyring image: the files read"; then
 	resume_tree
 	strace -f -e trace=file -o "$T/strace" "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f >/dev/null 2>&1
 	check "key = tpm, keyring image: strace saw the image read" grep -q "$T/img" "$T/strace"

@@ -114,7 +114,7 @@ if [[ -b $rootnode ]]; then
 	conf bdev "$rootnode" "force = 1" "overwrite_in_use = /dev/null"
 	same "bdev target: overwrite_in_use names another device" 1 --test
 else
-	echo "note: root is not on a block device here; bdev cases skipped"
+	skip "root is not on a block device here: the bdev cases on a mounted device"
 fi
 
 # --suspend-then-hibernate: HIBERNATE_SYSROOT moves /sys/power/state to
@@ -185,9 +185,19 @@ check "hibernate_delay: file:line and the range" \
 # two pages of the device: the module cannot write its signature there as
 # one page.  Needs root and a loop device; 1 KiB files go first until the
 # swap file starts on an odd block.
-if [[ $(id -u) == 0 ]] && command -v mkfs.ext4 filefrag >/dev/null &&
-	truncate -s 16M "$T/e1k.img" && mkfs.ext4 -q -F -b 1024 "$T/e1k.img" &&
-	mkdir -p "$T/e1k" && mount -o loop "$T/e1k.img" "$T/e1k" 2>/dev/null; then
+e1k=no
+if [[ $(id -u) != 0 ]]; then
+	skip "not root: the swap file on 1 KiB blocks (a loop mount)"
+elif have mkfs.ext4 "the swap file on 1 KiB blocks" &&
+	have filefrag "the swap file on 1 KiB blocks"; then
+	if truncate -s 16M "$T/e1k.img" && mkfs.ext4 -q -F -b 1024 "$T/e1k.img" &&
+		mkdir -p "$T/e1k" && mount -o loop "$T/e1k.img" "$T/e1k" 2>/dev/null; then
+		e1k=yes
+	else
+		skip "no loop device here: the swap file on 1 KiB blocks"
+	fi
+fi
+if [[ $e1k == yes ]]; then
 	for i in 1 2 3 4; do
 		rm -f "$T/e1k/swap"
 		dd if=/dev/zero of="$T/e1k/swap" bs=64k count=8 status=none && sync
@@ -204,8 +214,6 @@ if [[ $(id -u) == 0 ]] && command -v mkfs.ext4 filefrag >/dev/null &&
 		fail "could not make a swap file starting on an odd 1 KiB block (start '$start')"
 	fi
 	umount "$T/e1k"
-else
-	echo "note: not root, or no loop device: the 1 KiB block case is skipped"
 fi
 
 conf swap "$T/noswap" "swap_on_demand = yes"

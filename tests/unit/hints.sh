@@ -70,7 +70,7 @@ if [[ -n $blk ]]; then
 		not grep -q -- "--force" "$T/err"
 	check "not active swap: one program name" one_name
 else
-	echo "SKIP: no block device to test the not-active-swap hint with"
+	skip "no block device here: the not-active-swap hint"
 fi
 
 # --invalidate says whether there was an image (the fake module does
@@ -101,9 +101,14 @@ check "--invalidate: one program name" one_name
 # holding a swap area).
 uuid=5a5a5a5a-1111-4222-8333-0123456789ab
 loop=
-if [[ $(id -u) == 0 ]] && truncate -s 64M "$T/swap.img" &&
-	mkswap -q -U "$uuid" "$T/swap.img" &&
-	loop=$(losetup --find --show "$T/swap.img" 2>/dev/null); then
+if [[ $(id -u) != 0 ]]; then
+	skip "not root: stable names of a loop device"
+elif ! truncate -s 64M "$T/swap.img" || ! mkswap -q -U "$uuid" "$T/swap.img"; then
+	fail "cannot make a swap area in $T/swap.img for the stable names"
+elif ! loop=$(losetup --find --show "$T/swap.img" 2>/dev/null); then
+	skip "no loop device here: stable names of a loop device"
+fi
+if [[ -n $loop ]]; then
 	fake_tree "$CFS"
 	printf '[default]\ntarget = %s\n' "$loop" >"$T/l.conf"
 	expect_rc "dry run on a loop device" 0 "$HIB" -c "$T/l.conf" --configfs "$CFS" -n -f
@@ -128,8 +133,6 @@ if [[ $(id -u) == 0 ]] && truncate -s 64M "$T/swap.img" &&
 	check "--invalidate at resume_location: looked there" \
 		grep -qx "hibernate: no image on $loop:1 ($loop:1): nothing to invalidate" "$T/err"
 	losetup -d "$loop"
-else
-	echo "SKIP: stable names need root and a loop device"
 fi
 
 # The initramfs scripts take what the resume parameter prints:

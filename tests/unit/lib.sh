@@ -23,6 +23,26 @@ fake_profile() {
 
 pass() { echo "ok - $*"; }
 fail() { echo "not ok - $*"; }
+# skip WHY: a TAP line for checks this machine cannot run (not root, no
+# loop device): numbered like any test, counted neither passed nor failed.
+skip() { echo "ok - # SKIP $*"; }
+
+# have TOOL WHAT: TOOL is installed.  Else a failure naming WHAT went
+# unchecked: make deps (scripts/deps) installs every tool the tests use.
+have() {
+	command -v "$1" >/dev/null && return 0
+	fail "$1 is not installed: $2 not checked (make deps installs it)"
+	return 1
+}
+
+# can_strace WHAT: strace is installed (else a failure) and may trace
+# here (else a skip: a container may forbid ptrace).
+can_strace() {
+	have strace "$1" || return 1
+	strace -qq -o /dev/null true 2>/dev/null && return 0
+	skip "strace cannot trace here (ptrace not permitted): $1"
+	return 1
+}
 
 # check NAME COMMAND...: pass when the command succeeds.
 check() {

@@ -146,7 +146,7 @@ if [[ ! -e /sys/kernel/config/suspend2 ]]; then
 	check "--module missing: said" grep -q "cannot load $T/nosuch.ko: No such file or directory" "$T/err"
 	check "module not loaded: no key file" test ! -e "$T/keys"
 else
-	echo "SKIP: suspend2 is loaded here"
+	skip "suspend2 is loaded here: the dry run before the module is loaded"
 fi
 
 # key = keyring:tpm (key files named tpm, from before key = tpm) still
