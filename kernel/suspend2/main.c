@@ -14,6 +14,7 @@
 #include <linux/path.h>
 #include <linux/sched.h>
 #include "internal.h"
+#include "core/stale.h"
 
 static char *resume;
 module_param(resume, charp, 0444);
@@ -79,6 +80,7 @@ static int __init suspend2_init(void)
 
 static void __exit suspend2_exit(void)
 {
+	s2_stale_exit();
 	s2_delegate_exit();
 	s2_configfs_exit();
 	s2_abort_exit();

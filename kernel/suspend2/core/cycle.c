@@ -30,6 +30,7 @@
 #include "freezer.h"
 #include "image.h"
 #include "pipeline.h"
+#include "stale.h"
 #include "sync.h"
 
 /*
@@ -191,13 +192,48 @@ static void __noreturn s2_power_off_now(void)
 }
 
 /*
+ * An image this cycle wrote, or may have written (an anchor write that
+ * failed can still have reached the medium), must not outlive the cycle:
+ * the system is about to thaw and move its filesystems on.  A device that
+ * fails now may be back a moment later (a path failover, a bus reset), so
+ * the anchor is tried a few times, tasks still frozen.  If it cannot be
+ * cleared the image may be whole on the target, and the system powers off
+ * rather than thaw over it: the next boot resumes from it if it is.
+ * Returns how many tries failed before one succeeded.
+ */
+#define S2_DISCARD_TRIES	5
+#define S2_DISCARD_WAIT_MS	1000
+
+static noinline_for_stack unsigned int
+s2_discard_image(struct s2_writer *w, const char *what)
+{
+	unsigned int failed;
+	int error;
+
+	for (failed = 0; failed < S2_DISCARD_TRIES; failed++) {
+		error = s2_image_invalidate(w);
+		if (!error)
+			return failed;
+		pr_err("cannot clear the anchor of %s (%pe), try %u of %u\n",
+		       what, ERR_PTR(error), failed + 1, S2_DISCARD_TRIES);
+		msleep(S2_DISCARD_WAIT_MS);
+	}
+	pr_crit("cannot clear the anchor of %s (%pe): it may be restorable, so the system must not run on over it: powering off, the next boot resumes from it if it is whole\n",
+		what, ERR_PTR(error));
+	s2_power_off_now();
+}
+
+/*
  * Back from a power down that did not happen (a wakeup event) or from RAM
  * after a suspend to both, with tasks still frozen: nothing may restore
- * this image once they run again.  Its anchor goes, and when its key was
- * sealed to the TPM the image counter moves on too, so that a copy of the image
- * (root writing the anchor back) is refused as well.  If either fails the
- * image is still valid and consistent, so the machine powers off and the
- * next boot resumes from it, rather than thawing over it.
+ * this image once they run again.  When its key was sealed to the TPM the
+ * image counter moves on first: from then on the image is refused
+ * whatever its anchor says, so the anchor is cleared best effort and the
+ * system thaws.  If the counter cannot move (a TPM that came back from
+ * RAM uninitialised, or gone), the anchor is left alone and the machine
+ * powers off, and the next boot resumes from the image: clearing the
+ * anchor first would lose the session in RAM with it.  Without a sealed
+ * key the anchor is all there is (s2_discard_image()).
  */
 static noinline_for_stack void
 s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
@@ -206,16 +242,20 @@ s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
 	u64 counter;
 	int error;
 
+	if (!s2_profile_sealed(set)) {
+		s2_discard_image(w, "the image written");
+		return;
+	}
+	error = s2_tpm_counter_next(&counter, &why);
+	if (error) {
+		pr_crit("cannot retire the image written (%pe: %s): powering off, the next boot resumes from it\n",
+			ERR_PTR(error), why);
+		s2_power_off_now();
+	}
 	error = s2_image_invalidate(w);
 	if (error)
-		why = "its anchor could not be cleared";
-	else if (s2_profile_sealed(set))
-		error = s2_tpm_counter_next(&counter, &why);
-	if (!error)
-		return;
-	pr_crit("cannot retire the image written (%pe: %s): powering off, the next boot resumes from it\n",
-		ERR_PTR(error), why);
-	s2_power_off_now();
+		pr_warn("the image written is retired by the TPM counter, but its anchor could not be cleared (%pe): a boot will refuse it\n",
+			ERR_PTR(error));
 }
 
 /*
@@ -590,34 +630,14 @@ static int s2_check_allowed(const char *what, bool sealed)
 
 /*
  * The level of /sys/power/pm_test, which hibernation_snapshot() obeys
- * without telling its caller (the level is not exported, so it is read by
- * name).  Read under lock_system_sleep(), which pm_test_store() takes, so
- * it cannot change before the snapshot.  Without the file (no
- * CONFIG_PM_SLEEP_DEBUG, no sysfs) there is no test level.
+ * without telling its caller: from the kernel's own state (patch 0012),
+ * not through sysfs, which the caller's mount namespace may hide or
+ * replace.  Read under lock_system_sleep(), which pm_test_store() takes,
+ * so it cannot change before the snapshot.
  */
 static void s2_pm_test_level(char *level, size_t size)
 {
-	char buf[96], *open, *close = NULL;
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-
-	strscpy(level, "none", size);
-	f = filp_open("/sys/power/pm_test", O_RDONLY, 0);
-	if (IS_ERR(f))
-		return;
-	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
-	filp_close(f, NULL);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	open = strchr(buf, '[');
-	if (open)
-		close = strchr(open, ']');
-	if (!close)
-		return;
-	*close = '\0';
-	strscpy(level, open + 1, size);
+	strscpy(level, pm_test_level_name(), size);
 }
 
 /* A pm_test run is a test that passed: results say where it stopped. */
@@ -743,6 +763,27 @@ static void s2_crypt_put(struct s2_crypt *crypt)
 		return;
 	s2_crypt_wipe(crypt);
 	kfree(crypt);
+}
+
+/*
+ * The test action reads its image back and then discards it.  A discard
+ * that needed more than one try means the device failed under the test:
+ * the cycle failed, even though no image is left.
+ */
+static noinline_for_stack int
+s2_test_verify_and_discard(struct s2_writer *w, const struct s2_settings *set,
+			   struct s2_crypt *crypt)
+{
+	int error = s2_verify_image(w, set, crypt);
+	unsigned int failed = s2_discard_image(w, "the test image");
+
+	if (failed && !error) {
+		error = -EIO;
+		s2_results_set_error(error,
+				     "the test image's anchor could be cleared only at try %u: the target failed writes",
+				     failed + 1);
+	}
+	return error;
 }
 
 static int s2_hibernate(const struct s2_settings *set, bool test)
@@ -879,6 +920,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_record_aborted_by(aborted ? by : 0);
 		if (why[0])
 			s2_results_set_error(error, "%s", why);
+		if (error && wst.anchor_sent)
+			s2_discard_image(&w, "the image whose write failed");
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
@@ -892,10 +935,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 			if (resumed)
 				s2_record_back(snapshot_real_ns, "ram");
 		}
-		if (!error && test) {
-			error = s2_verify_image(&w, set, crypt);
-			s2_image_invalidate(&w);
-		}
+		if (!error && test)
+			error = s2_test_verify_and_discard(&w, set, crypt);
 		w.ops->free_pages(&w);
 		in_suspend = 0;
 		pm_restore_gfp_mask();
@@ -1004,7 +1045,7 @@ static int s2_resume(const struct s2_settings *set)
 	struct s2_writer w;
 	const char *why;
 	int platform;
-	int error;
+	int error, inval;
 
 	/* Off the stack: the header alone is half a KiB. */
 	crypt = kzalloc(sizeof(*crypt), GFP_KERNEL);
@@ -1039,14 +1080,27 @@ static int s2_resume(const struct s2_settings *set)
 		s2_results_unlock();
 		goto out_close;
 	}
-	/* Whatever happens next, this image is used at most once. */
-	s2_image_invalidate(&w);
+	/*
+	 * Whatever happens next, this image is used at most once: if its
+	 * anchor cannot be cleared, a later boot would restore it again over
+	 * what this boot changed, so it is not restored now either, and the
+	 * anchor is tried again while this boot runs (s2_stale_watch()).
+	 */
+	inval = s2_image_invalidate(&w);
+	if (inval) {
+		pr_err("cannot clear the anchor of the image on %s (%pe)\n",
+		       set->target, ERR_PTR(inval));
+		s2_stale_watch(set);
+		if (!error)
+			why = "its anchor cannot be cleared, and a later boot would restore it again";
+		error = error ?: inval;
+	}
 	if (error) {
 		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
 		s2_results_set_error(-EBADMSG, "image refused: %s", why);
 		error = -EBADMSG;
-		goto out_close;
+		goto out_put;
 	}
 	/*
 	 * Checked after the invalidation: this boot goes on without the

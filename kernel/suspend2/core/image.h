@@ -23,6 +23,12 @@ struct s2_write_stats {
 	u64 compress_wait_us;	/* writer waited for compression */
 	u64 io_wait_us;		/* writer waited for the device */
 	u64 crypt_us;		/* the workers' time sealing chunks */
+	/*
+	 * The anchor's write was submitted: after an error, it may still
+	 * have reached the medium (a flush that failed after the write, a
+	 * reply lost on the way back), so the image may be restorable.
+	 */
+	bool anchor_sent;
 };
 
 /* Timings of the hibernating kernel that only the image can carry over. */
@@ -94,7 +100,10 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 		  const struct s2_settings *set, const struct s2_crypt *crypt,
 		  bool restore, struct s2_read_stats *st, const char **why);
 
-/* Erases the anchor, so the image can never be found again. */
+/*
+ * Erases the anchor, so the image can never be found again, and reads it
+ * back; -EIO if the anchor is still there (a device dropping writes).
+ */
 int s2_image_invalidate(struct s2_writer *w);
 
 #endif /* _SUSPEND2_IMAGE_H */

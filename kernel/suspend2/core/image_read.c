@@ -363,6 +363,13 @@ out:
 	return error;
 }
 
+/*
+ * Clears the anchor and reads it back: a device that drops writes (a
+ * failing disk, a cache that lies) reports success for a write that never
+ * reached the medium, and an anchor still there is an image that a later
+ * boot would restore.  Returns 0 once the medium holds no anchor, -EIO if
+ * the anchor is still there after the write.
+ */
 int s2_image_invalidate(struct s2_writer *w)
 {
 	struct s2_anchor *anchor;
@@ -373,11 +380,16 @@ int s2_image_invalidate(struct s2_writer *w)
 	if (!page)
 		return -ENOMEM;
 	error = read_anchor(w, page, &anchor);
-	if (!error && s2_anchor_is_image(anchor)) {
-		s2_anchor_clear(anchor);
-		error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA,
-				   w->anchor_page, page);
-	}
+	if (error || !s2_anchor_is_image(anchor))
+		goto out;
+	s2_anchor_clear(anchor);
+	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
+			   page);
+	if (!error)
+		error = read_anchor(w, page, &anchor);
+	if (!error && s2_anchor_is_image(anchor))
+		error = -EIO;
+out:
 	free_page((unsigned long)page);
 	return error;
 }

@@ -260,9 +260,10 @@ static int write_chunks(struct s2_stream_out *so, const struct s2_settings *set,
 
 static int write_header_and_anchor(struct s2_writer *w,
 				   const struct s2_image_info *info,
-				   const struct s2_crypt *crypt)
+				   const struct s2_crypt *crypt,
+				   bool *anchor_sent)
 {
-	struct s2_anchor *anchor;
+	struct s2_anchor *anchor, written;
 	void *page;
 	u64 where;
 	u32 crc;
@@ -302,8 +303,19 @@ static int write_header_and_anchor(struct s2_writer *w,
 		goto out;
 	anchor = page + PAGE_SIZE - sizeof(*anchor);
 	s2_anchor_set(anchor, where, crc);
+	written = *anchor;
+	*anchor_sent = true;
 	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
 			   page);
+	if (error)
+		goto out;
+	/*
+	 * Read back: a device that drops writes reports them done, and the
+	 * system would power off with no image to resume from.
+	 */
+	error = s2_io_sync(w->bdev, REQ_OP_READ, w->anchor_page, page);
+	if (!error && memcmp(anchor, &written, sizeof(written)))
+		error = -EIO;
 out:
 	free_page((unsigned long)page);
 	return error;
@@ -462,9 +474,12 @@ out_io:
 	info.flags = set->powerdown == S2_PD_PLATFORM ? S2_FLAG_PLATFORM : 0;
 	if (so.digest)
 		sha256_final(so.digest, info.crypt.index_digest);
-	error = write_header_and_anchor(w, &info, encrypted ? crypt : NULL);
+	error = write_header_and_anchor(w, &info, encrypted ? crypt : NULL,
+					&st->anchor_sent);
 	if (error) {
-		write_failed(&so, error, "the image header", total, total);
+		write_failed(&so, error, st->anchor_sent ?
+			     "the anchor (it may have reached the target)" :
+			     "the image header", total, total);
 		goto out_index;
 	}
 	st->write_us = ktime_us_delta(ktime_get(), start);

@@ -9,9 +9,33 @@
 #include <linux/blkdev.h>
 #include <linux/gfp.h>
 #include <linux/ktime.h>
+#include <linux/delay.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include "io.h"
+
+#ifdef CONFIG_FAULT_INJECTION
+/*
+ * Fault suite only: a completion waits this long after it took its bio
+ * out of the count and before it wakes the waiter, which widens the window
+ * in which a waiter that does not hand off with the completion would see
+ * the count reach zero, return and free what the completion still uses.
+ */
+static unsigned int io_end_delay_us;
+module_param(io_end_delay_us, uint, 0600);
+MODULE_PARM_DESC(io_end_delay_us, "debug: delay in each I/O completion (microseconds, at most 10000)");
+
+static void s2_io_end_delay(void)
+{
+	unsigned int us = min(READ_ONCE(io_end_delay_us), 10000U);
+
+	if (us)
+		udelay(us);
+}
+#else
+static void s2_io_end_delay(void) { }
+#endif
 
 static sector_t s2_page_to_sector(u64 page)
 {
@@ -28,7 +52,7 @@ int s2_io_init(struct s2_io *io, struct block_device *bdev,
 	spin_lock_init(&io->lock);
 	INIT_LIST_HEAD(&io->free);
 	init_waitqueue_head(&io->wait);
-	atomic_set(&io->inflight, 0);
+	io->inflight = 0;
 	io->error = BLK_STS_OK;
 	io->wait_us = 0;
 	io->bufs = kcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
@@ -56,31 +80,41 @@ void s2_io_exit(struct s2_io *io)
 
 	if (!io->bufs)
 		return;
-	wait_event(io->wait, !atomic_read(&io->inflight));
+	s2_io_drain(io);
 	for (i = 0; i < io->depth; i++)
 		free_page((unsigned long)io->bufs[i].addr);
 	kfree(io->bufs);
 	io->bufs = NULL;
 }
 
-static void s2_io_account(struct s2_io *io, blk_status_t status)
+/*
+ * The end of a bio, under io->lock: its error kept, the count of bios in
+ * flight decreased and the waiters woken in one step.  A waiter sees the
+ * count only under the same lock (s2_io_drain()), so once it sees zero
+ * the last completion has left @io for good, and the waiter may free it:
+ * nothing of @io is touched after the unlock.
+ */
+static void s2_io_end(struct s2_io *io, blk_status_t status,
+		      struct s2_io_buf *to_free)
 {
+	unsigned long flags;
+
+	spin_lock_irqsave(&io->lock, flags);
 	if (status && !io->error)
 		io->error = status;
+	if (to_free)
+		list_add_tail(&to_free->node, &io->free);
+	io->inflight--;
+	s2_io_end_delay();
+	wake_up(&io->wait);
+	spin_unlock_irqrestore(&io->lock, flags);
 }
 
 static void s2_write_end_io(struct bio *bio)
 {
 	struct s2_io_buf *buf = bio->bi_private;
-	struct s2_io *io = buf->io;
-	unsigned long flags;
 
-	spin_lock_irqsave(&io->lock, flags);
-	s2_io_account(io, bio->bi_status);
-	list_add_tail(&buf->node, &io->free);
-	spin_unlock_irqrestore(&io->lock, flags);
-	atomic_dec(&io->inflight);
-	wake_up(&io->wait);
+	s2_io_end(buf->io, bio->bi_status, buf);
 	bio_put(bio);
 }
 
@@ -129,7 +163,9 @@ static void s2_io_submit(struct s2_io *io, struct s2_io_buf *buf,
 	__bio_add_page(bio, virt_to_page(buf->addr), PAGE_SIZE, 0);
 	bio->bi_end_io = end_io;
 	bio->bi_private = buf;
-	atomic_inc(&io->inflight);
+	spin_lock_irq(&io->lock);
+	io->inflight++;
+	spin_unlock_irq(&io->lock);
 	submit_bio(bio);
 }
 
@@ -140,8 +176,13 @@ void s2_io_write(struct s2_io *io, struct s2_io_buf *buf, u64 page)
 
 int s2_io_drain(struct s2_io *io)
 {
-	wait_event(io->wait, !atomic_read(&io->inflight));
-	return blk_status_to_errno(io->error);
+	blk_status_t error;
+
+	spin_lock_irq(&io->lock);
+	wait_event_lock_irq(io->wait, !io->inflight, io->lock);
+	error = io->error;
+	spin_unlock_irq(&io->lock);
+	return blk_status_to_errno(error);
 }
 
 int s2_io_sync(struct block_device *bdev, blk_opf_t op, u64 page, void *addr)
@@ -157,20 +198,20 @@ int s2_io_sync(struct block_device *bdev, blk_opf_t op, u64 page, void *addr)
 	return error;
 }
 
+/*
+ * The reader waits on the buffer's completion, and s2_reader_stop() on
+ * the count: the buffer is completed before the count lets go of @io.
+ */
 static void s2_read_end_io(struct bio *bio)
 {
 	struct s2_io_buf *buf = bio->bi_private;
 	struct s2_io *io = buf->io;
-	unsigned long flags;
+	blk_status_t status = bio->bi_status;
 
-	spin_lock_irqsave(&io->lock, flags);
-	s2_io_account(io, bio->bi_status);
-	spin_unlock_irqrestore(&io->lock, flags);
-	buf->status = bio->bi_status;
-	complete(&buf->done);
-	atomic_dec(&io->inflight);
-	wake_up(&io->wait);
 	bio_put(bio);
+	buf->status = status;
+	complete(&buf->done);
+	s2_io_end(io, status, NULL);
 }
 
 static void s2_reader_submit(struct s2_reader *r, u64 n)

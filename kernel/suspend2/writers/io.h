@@ -28,13 +28,14 @@ struct s2_io {
 	unsigned int depth;
 	struct s2_io_buf *bufs;
 	/*
-	 * Guards @free and @error, which bio completions change from
-	 * interrupt context; @inflight and @wait need no lock.
+	 * Guards @free, @inflight and @error, which bio completions change
+	 * from interrupt context, and is held while they wake @wait, so a
+	 * waiter that saw the last one end may free this structure.
 	 */
 	spinlock_t lock;
 	struct list_head free;		/* buffers no bio holds */
 	wait_queue_head_t wait;
-	atomic_t inflight;
+	unsigned int inflight;		/* bios submitted and not ended */
 	blk_status_t error;		/* the first one */
 	u64 wait_us;			/* time callers waited for the device */
 };
