@@ -22,6 +22,7 @@
 #define HIB_EXIT_BUSY		6	/* another cycle or instance runs */
 #define HIB_EXIT_PERM		7	/* not root, or an unsafe file */
 #define HIB_EXIT_LOCKED		8	/* encrypted image left locked, intact */
+#define HIB_EXIT_STALE		9	/* a refused image is still restorable */
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

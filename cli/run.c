@@ -686,12 +686,20 @@ static int do_resume(struct run *r, const char *word)
 	}
 	/*
 	 * Refused image, or resume not allowed (lockdown): the module
-	 * invalidated the image and the boot goes on.
+	 * invalidated the image and the boot goes on.  Unless the anchor
+	 * could not be cleared (a failing device): then a later boot would
+	 * restore the image over what this one changes, and the caller (the
+	 * initramfs) must not go on as if nothing were there.
 	 */
 	if (ret == -EBADMSG || ret == -EPERM) {
 		results_read(&r->cfs, &res);
 		hib_err("image on %s refused: %s", r->target,
 			*res.error ? res.error : "see the kernel log");
+		if (image_state(r, loc, sizeof(loc)) > 0) {
+			hib_err("the refused image is still on %s (%s): a later boot would restore it over what this boot changes; the module keeps trying to clear it while this boot runs",
+				r->target, loc);
+			return HIB_EXIT_STALE;
+		}
 		return 0;
 	}
 	if (ret) {

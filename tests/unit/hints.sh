@@ -141,9 +141,13 @@ mkdir -p "$T/ir"
 cat >"$T/ir/hibernate" <<'FAKE'
 #!/bin/sh
 echo "$*" >>"$IR_LOG"
+case "$1" in
+--resume) exit "${IR_RESUME_RC:-0}" ;;
+--invalidate) exit "${IR_INVALIDATE_RC:-0}" ;;
+esac
 FAKE
 chmod +x "$T/ir/hibernate"
-printf 'log_begin_msg() { :; }\nlog_end_msg() { :; }\nlog_warning_msg() { :; }\n' >"$T/ir/functions"
+printf 'log_begin_msg() { :; }\nlog_end_msg() { :; }\nlog_warning_msg() { :; }\npanic() { echo STOP >>"$IR_LOG"; }\n' >"$T/ir/functions"
 export IR_LOG=$T/ir/log
 sed -e "s|/proc/cmdline|$T/ir/cmdline|; s|/sbin/hibernate|$T/ir/hibernate|g" \
 	-e "s|/scripts/functions|$T/ir/functions|; s|/dev/kmsg|$T/ir/kmsg|" \
@@ -163,6 +167,7 @@ getargbool() {
 }
 info() { :; }
 warn() { :; }
+die() { echo STOP >>"\$IR_LOG"; }
 . $T/ir/resume.sh
 EOD
 sed -e "s|/sbin/hibernate|$T/ir/hibernate|g; s|/etc/default/suspend2|$T/ir/nodefault|" \
@@ -189,6 +194,24 @@ ir_case "suspend2.resume=no still means noresume" "suspend2.resume=no" "--invali
 ir_case "noresume with a location invalidates there" \
 	"noresume suspend2.resume=PARTUUID=8e1a-02:0" \
 	"--invalidate $base --set resume_location=PARTUUID=8e1a-02:0"
+# --resume exits 9: a refused image is still on its target.  One more
+# --invalidate; when that fails too, the boot stops before the root
+# filesystem is mounted (panic, die); suspend2.resume=no goes on.
+export IR_RESUME_RC=9 IR_INVALIDATE_RC=0
+ir_case "a stale image invalidated at the second try: the boot goes on" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base"
+export IR_INVALIDATE_RC=1
+ir_case "a stale image that cannot be invalidated stops the boot" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base
+STOP"
+ir_case "suspend2.resume=no goes on past a failing invalidate" \
+	"suspend2.resume=no" "--invalidate $base"
+export IR_RESUME_RC=5
+ir_case "another failure of --resume does not stop the boot" \
+	"root=/dev/vda" "--resume $base"
+unset IR_RESUME_RC IR_INVALIDATE_RC
 
 # The report says the program's name like every message, not the module's.
 fake_tree "$CFS"

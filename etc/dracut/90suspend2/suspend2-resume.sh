@@ -60,6 +60,13 @@ else
 		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 			${loc:+--set resume_location=$loc} ||
 			warn "suspend2: hibernate --invalidate exited with status $?: the image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
+	elif [ $rc = 9 ]; then
+		# A refused image still on its target: once more, then stop
+		# before the root filesystem is mounted.
+		warn "suspend2: the refused hibernation image of profile $SUSPEND2_PROFILE is still on its target: trying hibernate --invalidate once more"
+		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
+			${loc:+--set resume_location=$loc} ||
+			die "suspend2: cannot invalidate the refused hibernation image of profile $SUSPEND2_PROFILE: a later boot would restore it over what this boot changes; boot with suspend2.resume=no to go on anyway"
 	elif [ $rc != 0 ]; then
 		warn "suspend2: hibernate --resume exited with status $rc"
 	fi
