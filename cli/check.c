@@ -357,6 +357,24 @@ static bool dev_is_swap(const char *swaps, dev_t dev, char *name, size_t len)
 	return found;
 }
 
+/*
+ * A filesystem on an anonymous device (major 0: btrfs, and others that
+ * span devices) shows its device only as the mount source: the block
+ * device under /dev that it names, when it names one.
+ */
+static bool source_is(const char *line, dev_t dev)
+{
+	const char *sep = strstr(line, " - ");
+	char src[PATH_MAX];
+	struct stat st;
+
+	if (!sep || sscanf(sep + 3, "%*s %4095s", src) != 1)
+		return false;
+	str_unoctal(src);
+	return !strncmp(src, "/dev/", 5) && !stat(src, &st) &&
+	       S_ISBLK(st.st_mode) && st.st_rdev == dev;
+}
+
 /* Where DEV is mounted according to MOUNTINFO (the first), in DIR. */
 static bool dev_is_mounted(const char *mountinfo, dev_t dev, char *dir,
 			   size_t len)
@@ -373,7 +391,7 @@ static bool dev_is_mounted(const char *mountinfo, dev_t dev, char *dir,
 			   mnt) != 3)
 			continue;
 		str_unoctal(mnt);
-		if (makedev(ma, mi) == dev) {
+		if (makedev(ma, mi) == dev || (!ma && source_is(line, dev))) {
 			snprintf(dir, len, "%s", mnt);
 			found = true;
 		}
@@ -475,6 +493,69 @@ int check_dev_in_use(const struct check_sys *sys, dev_t dev, char *why,
 	if (d)
 		closedir(d);
 	return used > 0;
+}
+
+/* Devices stacked deeper than this are not followed (a loop). */
+#define CHECK_STACK_MAX	8
+
+/*
+ * Whether DEV (its sysfs directory under SYS->sys_block), or a partition
+ * of it, or a device stacked on either (holders/), at any depth, is
+ * mounted.  LABEL names DEV from the target ("" for the target itself,
+ * "its partition sda1", "its partition sda2's holder dm-0").
+ */
+static int mounted_walk(const struct check_sys *sys, dev_t dev,
+			const char *label, int depth, char *why, size_t len)
+{
+	char dir[PATH_MAX], sub[PATH_MAX + 300], lab[1024], mnt[PATH_MAX];
+	const char *subdirs[] = { "", "holders/" };
+	struct dirent *de;
+	dev_t next;
+	size_t i;
+	DIR *d;
+
+	if (dev_is_mounted(sys->mountinfo, dev, mnt, sizeof(mnt))) {
+		snprintf(why, len, "%s%sis mounted on %s", label,
+			 *label ? " " : "", mnt);
+		return 1;
+	}
+	if (depth >= CHECK_STACK_MAX)
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(subdirs); i++) {
+		snprintf(dir, sizeof(dir), "%s/%u:%u/%s", sys->sys_block,
+			 major(dev), minor(dev), subdirs[i]);
+		d = opendir(dir);
+		while (d && (de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			/* A partition has "partition"; a holder is one. */
+			snprintf(sub, sizeof(sub), "%s%s/partition", dir,
+				 de->d_name);
+			if (!i && access(sub, F_OK))
+				continue;
+			snprintf(sub, sizeof(sub), "%s%s/dev", dir, de->d_name);
+			if (read_devno(sub, &next) || next == dev)
+				continue;
+			snprintf(lab, sizeof(lab), "%s%s%s %s", label,
+				 *label ? "'s " : "its ",
+				 i ? "holder" : "partition", de->d_name);
+			if (mounted_walk(sys, next, lab, depth + 1, why, len)) {
+				closedir(d);
+				return 1;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	return 0;
+}
+
+int check_dev_mounted(const struct check_sys *sys, dev_t dev, char *why,
+		      size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return mounted_walk(sys, dev, "", 0, why, len);
 }
 
 int check_has_swap_signature(const char *path, char *why, size_t len)

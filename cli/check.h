@@ -47,6 +47,15 @@ int check_file_target(const struct check_sys *sys, const char *path,
 		      char *why, size_t len);
 int check_dev_in_use(const struct check_sys *sys, dev_t dev, char *why,
 		     size_t len);
+/*
+ * Is a filesystem mounted from block device DEV, one of its partitions,
+ * or a device stacked on either (device-mapper, md: holders/), at any
+ * depth?  Returns 1 with WHY naming the first found ("its partition
+ * sda1 is mounted on /", "its holder dm-0 is mounted on /home"), else 0.
+ * No overwrite_in_use can confirm such a target.
+ */
+int check_dev_mounted(const struct check_sys *sys, dev_t dev, char *why,
+		      size_t len);
 int check_has_swap_signature(const char *path, char *why, size_t len);
 /*
  * A swap file's first page, where the swapfile writer puts its signature,

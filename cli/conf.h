@@ -132,6 +132,12 @@ struct conf {
 
 void conf_init(struct conf *c);
 void conf_free(struct conf *c);
+/*
+ * Read and parse PATH: 0, -EPERM when the file is not root's alone
+ * (perm_owner_mode(): owned by root or the user running hibernate,
+ * writable by no one else), checked before a byte of it is read, else
+ * -errno; every problem is in c->errors.
+ */
 int conf_load(struct conf *c, const char *path);
 int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 		      size_t len);

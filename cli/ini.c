@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "common.h"
 #include "conf.h"
+#include "perm.h"
 #include "strutil.h"
 
 static void conf_error(struct conf *c, int line, const char *fmt, ...)
@@ -404,6 +406,7 @@ int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 
 int conf_load(struct conf *c, const char *path)
 {
+	char why[2 * PATH_MAX + 256];
 	struct stat st;
 	char *buf;
 	size_t len = 0;
@@ -419,13 +422,24 @@ int conf_load(struct conf *c, const char *path)
 		return ret;
 	}
 	/*
-	 * The owner and mode that decide whether its hooks may run are
-	 * those of the file read here, not of whatever the path names later.
+	 * Root does what the file says (a target to overwrite, hooks and a
+	 * module to run): a file anyone but root could have written is not
+	 * read at all.  The owner and mode are those of the file opened
+	 * here, not of whatever the path names later.
 	 */
-	if (!fstat(fd, &st)) {
-		c->have_stat = true;
-		c->uid = st.st_uid;
-		c->mode = st.st_mode;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		conf_error(c, 0, "cannot stat: %s", strerror(errno));
+		close(fd);
+		return ret;
+	}
+	c->have_stat = true;
+	c->uid = st.st_uid;
+	c->mode = st.st_mode;
+	if (perm_owner_mode(path, st.st_uid, st.st_mode, why, sizeof(why))) {
+		conf_error(c, 0, "refused: %s; nothing was read from it", why);
+		close(fd);
+		return -EPERM;
 	}
 	buf = malloc(CONF_MAX_FILE + 1);
 	if (!buf) {

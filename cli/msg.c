@@ -40,6 +40,15 @@ void hib_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+void hib_alert(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(stderr, "warning: ", fmt, ap);
+	va_end(ap);
+}
+
 /* Progress goes to stderr too: stdout carries the report or the plan. */
 void hib_info(const char *fmt, ...)
 {

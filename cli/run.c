@@ -63,7 +63,10 @@ static int load_config(struct run *r)
 	}
 	if (ret) {
 		conf_print_errors(&r->conf);
-		return HIB_EXIT_CONFIG;
+		if (ret == -EPERM)
+			note(r, "check: configuration %s: refused: someone other than root could have written it (exit %d)",
+			     ctl->config, HIB_EXIT_PERM);
+		return ret == -EPERM ? HIB_EXIT_PERM : HIB_EXIT_CONFIG;
 	}
 	return 0;
 }

@@ -276,9 +276,11 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
 /*
  * The drop-in is written whatever the configuration says (it may be
  * fixed later), but a profile that cannot work now is worth a warning:
- * systemctl hibernate would only fail in the journal.
+ * systemctl hibernate would only fail in the journal.  Not a
+ * configuration others could write: root would run what it says at
+ * every hibernation, so nothing is installed (HIB_EXIT_PERM).
  */
-static void check_profile(const struct hib_ctl *ctl)
+static int check_profile(const struct hib_ctl *ctl)
 {
 	char err[CONF_MAX_LINE + 256];
 	struct profile p;
@@ -290,6 +292,12 @@ static void check_profile(const struct hib_ctl *ctl)
 		target |= !strncmp(ctl->sets[i], "target=", 7);
 	conf_init(&c);
 	ret = conf_load(&c, ctl->config);
+	if (ret == -EPERM) {
+		conf_print_errors(&c);
+		hib_err("--install-systemd: nothing was installed");
+		conf_free(&c);
+		return HIB_EXIT_PERM;
+	}
 	if (ret == -ENOENT && !ctl->config_given) {
 		if (!target)
 			hib_warn("%s does not exist, so no profile has a target: systemctl hibernate will fail until you create it (see hibernate.conf(5))",
@@ -307,6 +315,7 @@ static void check_profile(const struct hib_ctl *ctl)
 		profile_free(&p);
 	}
 	conf_free(&c);
+	return 0;
 }
 
 /* Write TEXT to PATH.tmp, root's alone, for a rename to PATH. */
@@ -380,7 +389,9 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	ret = self_path(self, sizeof(self));
 	if (ret)
 		return ret;
-	check_profile(ctl);
+	ret = check_profile(ctl);
+	if (ret)
+		return ret;
 	/* All written first, then all renamed: not one without the others. */
 	for (i = 0; i < ARRAY_SIZE(systemd_dropins); i++) {
 		const struct systemd_dropin *d = &systemd_dropins[i];

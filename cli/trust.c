@@ -38,32 +38,19 @@ void note_root(struct run *r)
 		     HIB_EXIT_PERM);
 }
 
-/* The configuration file as it was read must be root's alone. */
-static int conf_unsafe(const struct conf *c, char *why, size_t len)
-{
-	if (!c->have_stat) {
-		snprintf(why, len, "cannot tell who owns %s", c->path);
-		return -EPERM;
-	}
-	return perm_owner_mode(c->path, c->uid, c->mode, why, len);
-}
-
 /*
  * Root runs the hooks, so whoever may write the configuration or a
  * hook's program would run code as root: both must be root's alone.
- * Checked before the lock, the module and the hooks themselves, so a
- * refusal changes nothing.  Returns 0 when they may run (or there are
- * none), else why holds the reason.
+ * conf_load() read no configuration others could write; the programs
+ * are checked here, before the lock, the module and the hooks
+ * themselves, so a refusal changes nothing.  Returns 0 when they may run
+ * (or there are none), else why holds the reason.
  */
 static int hooks_unsafe(const struct run *r, char *why, size_t len)
 {
 	const struct profile *p = &r->prof;
 	size_t i;
 
-	if (!p->npre && !p->npost)
-		return 0;
-	if (conf_unsafe(&r->conf, why, len))
-		return -EPERM;
 	for (i = 0; i < p->npre; i++)
 		if (perm_hook_command(p->pre[i].cmd, why, len))
 			return -EPERM;
@@ -75,7 +62,8 @@ static int hooks_unsafe(const struct run *r, char *why, size_t len)
 
 /*
  * The same for a module given as a path: root loads it into the kernel,
- * so the .ko and the configuration naming it must be root's alone.
+ * so the .ko (and the configuration naming it, which conf_load() took
+ * only as root's alone) must be root's alone.
  */
 static int module_unsafe(const struct run *r, char *why, size_t len)
 {
@@ -84,8 +72,6 @@ static int module_unsafe(const struct run *r, char *why, size_t len)
 
 	if (!v->value || v->value[0] != '/')
 		return 0;	/* a name: modprobe finds it in root's tree */
-	if (v->file && v->line && conf_unsafe(&r->conf, why, len))
-		return -EPERM;
 	if (stat(v->value, &st))
 		return 0;	/* missing: insmod says so */
 	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);

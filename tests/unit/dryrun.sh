@@ -108,7 +108,9 @@ if [[ -b $rootnode ]]; then
 	check "mounted root: the message says mounted on /" \
 		grep -q "is mounted on /[;)]\|is mounted on /$" "$T/real.err"
 	conf bdev "$rootnode" "force = 1" "overwrite_in_use = $rootnode"
-	same "bdev target: the mounted root device, confirmed" 0 --test
+	same "bdev target: the mounted root device, overwrite_in_use cannot confirm it" 1 --test
+	check "mounted root, overwrite_in_use: the message says why" \
+		grep -q "it holds a mounted filesystem, which the image would destroy: no overwrite_in_use" "$T/real.err"
 	conf bdev "$rootnode" "overwrite_in_use = $rootnode"
 	same "bdev target: confirmed but force = 0" 1 --test
 	conf bdev "$rootnode" "force = 1" "overwrite_in_use = /dev/null"

@@ -237,6 +237,83 @@ static void test_dev_in_use(void **state)
 	rm_tree(d);
 }
 
+/*
+ * Mounted, at any depth: 8:0's partition sda1 is /; 8:16 is held by dm-0
+ * (253:0), mounted on /home; 8:32 by dm-1 (253:1), whose partition
+ * dm-1p1... is held by dm-2 (253:2) on /srv; 8:64 is held by dm-3, not
+ * mounted; 8:80 is active swap only.
+ */
+static void test_dev_mounted(void **state)
+{
+	char mi[4200], sw[4200], sb[4200], why[1024];
+	struct check_sys sys;
+	char *d = tmp_tree();
+
+	(void)state;
+	if (!d)
+		abort();
+	put_file(d, "mountinfo",
+		 "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		 "23 22 253:0 / /home rw - ext4 /dev/mapper/home rw\n"
+		 "24 22 253:2 / /srv rw - xfs /dev/mapper/srv rw\n");
+	put_file(d, "swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+	mk(d, "block/8:0/sda1/holders");
+	put_file(d, "block/8:0/sda1/partition", "1\n");
+	put_file(d, "block/8:0/sda1/dev", "8:1\n");
+	mk(d, "block/8:0/queue");
+	mk(d, "block/8:16/holders/dm-0");
+	put_file(d, "block/8:16/holders/dm-0/dev", "253:0\n");
+	mk(d, "block/253:0/holders");
+	mk(d, "block/8:32/holders/dm-1");
+	put_file(d, "block/8:32/holders/dm-1/dev", "253:1\n");
+	mk(d, "block/253:1/dm-1p1/holders/dm-2");
+	put_file(d, "block/253:1/dm-1p1/partition", "1\n");
+	put_file(d, "block/253:1/dm-1p1/dev", "259:1\n");
+	mk(d, "block/259:1/holders/dm-2");
+	put_file(d, "block/259:1/holders/dm-2/dev", "253:2\n");
+	mk(d, "block/8:64/holders/dm-3");
+	put_file(d, "block/8:64/holders/dm-3/dev", "253:3\n");
+	mk(d, "block/253:3/holders");
+	mk(d, "block/8:80/holders");
+	/* A holder that names itself is not followed for ever. */
+	mk(d, "block/8:96/holders/loop");
+	put_file(d, "block/8:96/holders/loop/dev", "8:96\n");
+	snprintf(mi, sizeof(mi), "%s/mountinfo", d);
+	snprintf(sw, sizeof(sw), "%s/swaps", d);
+	snprintf(sb, sizeof(sb), "%s/block", d);
+	sys.mountinfo = mi;
+	sys.swaps = sw;
+	sys.sys_block = sb;
+
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 0), why,
+					   sizeof(why)), 1);
+	assert_string_equal(why, "its partition sda1 is mounted on /");
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 1), why,
+					   sizeof(why)), 1);
+	assert_string_equal(why, "is mounted on /");
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 16), why,
+					   sizeof(why)), 1);
+	assert_string_equal(why, "its holder dm-0 is mounted on /home");
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 32), why,
+					   sizeof(why)), 1);
+	assert_string_equal(why,
+			    "its holder dm-1's partition dm-1p1's holder dm-2 is mounted on /srv");
+	/* Held, or swap, but no filesystem mounted: overwrite_in_use may. */
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 64), why,
+					   sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 80), why,
+					   sizeof(why)), 0);
+	assert_int_equal(check_dev_mounted(&sys, makedev(8, 96), why,
+					   sizeof(why)), 0);
+	/* No sysfs at all: the device's own mount still counts. */
+	sys.sys_block = "/nonexistent";
+	assert_int_equal(check_dev_mounted(&sys, makedev(253, 0), why,
+					   sizeof(why)), 1);
+	assert_string_equal(why, "is mounted on /home");
+	rm_tree(d);
+}
+
 static void test_conf_keys(void **state)
 {
 	struct conf c;
@@ -384,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_swap_signature),
 		cmocka_unit_test(test_location),
 		cmocka_unit_test(test_dev_in_use),
+		cmocka_unit_test(test_dev_mounted),
 		cmocka_unit_test(test_conf_keys),
 		cmocka_unit_test(test_json_utf8),
 		cmocka_unit_test(test_utf8_cut),

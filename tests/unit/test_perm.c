@@ -115,24 +115,33 @@ static void test_secret(void **state)
 	assert_non_null(strstr(why, "chown root /s; chmod 600 /s"));
 }
 
-/* conf_load records the owner and mode of the file it read. */
+/*
+ * conf_load records the owner and mode of the file it opened, and reads
+ * nothing from one that others could have written: -EPERM, no profile,
+ * one error naming the file and the fix.
+ */
 static void check_conf_mode(const char *d, mode_t mode, int want)
 {
-	char path[4200], why[1024];
+	char path[4200];
 	struct conf c;
 
 	snprintf(path, sizeof(path), "%s/h.conf", d);
 	assert_int_equal(chmod(path, mode), 0);
 	conf_init(&c);
-	assert_int_equal(conf_load(&c, path), 0);
+	assert_int_equal(conf_load(&c, path), want);
 	assert_true(c.have_stat);
 	assert_int_equal(c.mode & 07777, mode);
 	assert_int_equal(c.uid, getuid());
-	assert_int_equal(c.prof[0].npre, 1);
-	assert_int_equal(perm_owner_mode(c.path, c.uid, c.mode, why,
-					 sizeof(why)), want);
-	if (want)
-		assert_non_null(strstr(why, path));
+	if (want) {
+		assert_int_equal(c.nprof, 0);
+		assert_int_equal(c.nerr, 1);
+		assert_non_null(strstr(c.errors[0], path));
+		assert_non_null(strstr(c.errors[0], "chmod go-w"));
+		assert_non_null(strstr(c.errors[0],
+				       "nothing was read from it"));
+	} else {
+		assert_int_equal(c.prof[0].npre, 1);
+	}
 	conf_free(&c);
 }
 

@@ -1,0 +1,133 @@
+#!/bin/bash
+# Trust and truth, with the real binary: root acts on no file that
+# others could have written (the configuration, a module, a key
+# directory), never overwrites a mounted filesystem, and a dry run does
+# nothing real.  Each section is one property of README's "What we
+# guarantee".
+# shellcheck source=tests/unit/lib.sh
+. "$(dirname "$0")/lib.sh"
+type skip >/dev/null 2>&1 || skip() { echo "ok - # SKIP $*"; }
+
+export HIBERNATE_SYSROOT=$T
+mkdir -p "$T/run"
+CFS=$T/cfs
+D=$T/etc/systemd/system/systemd-hibernate.service.d/suspend2.conf
+
+fake_tree() {
+	rm -rf "$CFS"
+	mkdir -p "$CFS/profiles/default" "$CFS/results"
+	echo idle >"$CFS/state"
+	echo "suspend2 0.1 image-format 1" >"$CFS/version"
+	printf 'compressors: none lzo lz4\nwriters: swap swapfile file bdev\nchecksums: none crc32c\npowerdown: shutdown platform reboot\nactions: hibernate test resume invalidate\n' >"$CFS/capabilities"
+	: >"$CFS/profile"
+	: >"$CFS/action"
+	fake_profile "$CFS" default
+	echo tested >"$CFS/results/status"
+	echo yes >"$CFS/results/verified"
+}
+
+nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+root=no
+[[ $(id -u) == 0 ]] && command -v setpriv >/dev/null && root=yes
+
+# The block device of the root filesystem (or the disk holding it).
+rootdev=$(awk '$5 == "/" { print $3; exit }' /proc/self/mountinfo)
+rootnode=
+if [[ -n $rootdev && -e /sys/dev/block/$rootdev ]]; then
+	rootnode=/dev/$(basename "$(readlink -f "/sys/dev/block/$rootdev")")
+fi
+[[ -b $rootnode ]] || rootnode=
+
+# ---- 1. A configuration others may write is not read; overwrite_in_use
+# never names a mounted filesystem's device.
+if [[ -n $rootnode ]]; then
+	tgt=$rootnode
+else
+	tgt=/dev/null
+fi
+printf '[default]\nwriter = bdev\ntarget = %s\nforce = yes\noverwrite_in_use = %s\n' \
+	"$tgt" "$tgt" >"$T/open.conf"
+chmod 0666 "$T/open.conf"
+fake_tree
+expect_rc "a 0666 configuration: the dry run exits 7" 7 \
+	"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -n -q
+check "... and says why and the fix, even with -q" grep -q \
+	"^hibernate: $T/open.conf: refused: $T/open.conf is owned by root, uid 0, mode 0666 (writable by group and others); it must be owned by root and writable by no one else: chmod go-w $T/open.conf; nothing was read from it" "$T/err"
+check "... the dry run notes the refusal" grep -q \
+	"^# check: configuration $T/open.conf: refused: " "$T/out"
+expect_rc "a 0666 configuration: the real run exits 7" 7 \
+	"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -q
+check "... and writes nothing" test ! -s "$CFS/action" -a ! -s "$CFS/profiles/default/target"
+expect_rc "a 0666 configuration: --list-profiles exits 7" 7 \
+	"$HIB" -c "$T/open.conf" --list-profiles
+expect_rc "a 0666 configuration: --install-systemd exits 7" 7 \
+	"$HIB" --install-systemd -c "$T/open.conf" -q
+check "... says why" grep -q "$T/open.conf: refused: .*mode 0666" "$T/err"
+check "... and installs nothing" test ! -e "$D"
+chmod 0664 "$T/open.conf"
+expect_rc "a 0664 configuration: the dry run exits 7" 7 \
+	"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -n
+if [[ $root == yes ]]; then
+	chmod 0644 "$T/open.conf"
+	chown 65534 "$T/open.conf"
+	expect_rc "a configuration owned by another user: root's dry run exits 7" 7 \
+		"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -n
+	check "... names the owner and the fix" grep -q \
+		"$T/open.conf is owned by uid 65534, mode 0644 (not root).*chown root $T/open.conf" "$T/err"
+	expect_rc "... --install-systemd exits 7" 7 \
+		"$HIB" --install-systemd -c "$T/open.conf"
+	check "... and installs nothing" test ! -e "$D"
+	chown 0 "$T/open.conf"
+else
+	skip "not root: a configuration owned by another user"
+fi
+
+if [[ -n $rootnode ]]; then
+	# Root's own file, naming the mounted root disk: still refused.
+	chmod 0644 "$T/open.conf"
+	fake_tree
+	expect_rc "overwrite_in_use = the mounted root disk $rootnode: the dry run exits 1" 1 \
+		"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -n -q
+	check "... the error shows with -q, naming the mount" grep -q \
+		"target $rootnode is in use: .*is mounted on /; it holds a mounted filesystem, which the image would destroy" "$T/err"
+	check "... the dry run says overwrite_in_use cannot confirm it" grep -q \
+		"^# check: target $rootnode: .*mounted on /.*: FAILED, overwrite_in_use cannot confirm a mounted filesystem" "$T/out"
+	expect_rc "overwrite_in_use = the mounted root disk: the real run exits 1" 1 \
+		"$HIB" -c "$T/open.conf" --configfs "$CFS" --test -q
+	check "... and writes nothing" test ! -s "$CFS/action" -a ! -s "$CFS/profiles/default/target"
+else
+	skip "root is not on a block device here: overwrite_in_use of the mounted root disk"
+fi
+
+# A mounted loop device, and one that is only active swap: the first is
+# refused whatever overwrite_in_use says, the second written when it
+# names it, with a warning that -q does not hide.
+loop=
+if [[ $root == yes ]] && command -v mkfs.ext4 >/dev/null &&
+	truncate -s 32M "$T/fs.img" && mkfs.ext4 -q -F "$T/fs.img" &&
+	loop=$(losetup -f --show "$T/fs.img" 2>/dev/null) &&
+	mkdir -p "$T/mnt" && mount "$loop" "$T/mnt" 2>/dev/null; then
+	printf '[default]\nwriter = bdev\ntarget = %s\nforce = 1\noverwrite_in_use = %s\n' \
+		"$loop" "$loop" >"$T/loop.conf"
+	fake_tree
+	expect_rc "overwrite_in_use = a mounted loop device: the dry run exits 1" 1 \
+		"$HIB" -c "$T/loop.conf" --configfs "$CFS" --test -n -f
+	check "... naming the mount point" grep -q "is mounted on $T/mnt; it holds a mounted filesystem" "$T/err"
+	umount "$T/mnt"
+	if mkswap -q "$loop" >/dev/null 2>&1 && swapon "$loop" 2>/dev/null; then
+		fake_tree
+		expect_rc "overwrite_in_use = an active swap loop device, force = 1: exits 0" 0 \
+			"$HIB" -c "$T/loop.conf" --configfs "$CFS" --test -n -f -q
+		check "... the warning shows with -q" grep -q \
+			"^hibernate: warning: target $loop is in use (is active swap ($loop)); writing the image there anyway, as overwrite_in_use names it" "$T/err"
+		swapoff "$loop"
+	else
+		skip "swapon refused here: overwrite_in_use of an active swap device"
+	fi
+	losetup -d "$loop"
+else
+	[[ -n $loop ]] && losetup -d "$loop"
+	skip "not root, or no loop device: overwrite_in_use of a mounted loop device"
+fi
