@@ -179,6 +179,33 @@ static int usage_error(void)
 	return HIB_EXIT_USAGE;
 }
 
+/*
+ * Every action honours --json or refuses it here, before anything is
+ * done: --install-systemd and --system-sleep print no JSON (their
+ * --dry-run prints the drop-ins, the hooks); --setup-key prints its
+ * plan as JSON only in a dry run (--setup-key tpm -n --json).
+ * --dry-run is refused with --status and --list-profiles (excl[]),
+ * and by setup_key() for a key file, which a dry run cannot show.
+ * -1 to go on, else HIB_EXIT_USAGE.
+ */
+static int check_json(const struct hib_ctl *ctl)
+{
+	const char *why = NULL;
+
+	if (!ctl->json)
+		return -1;
+	if (ctl->action == ACT_INSTALL_SYSTEMD)
+		why = "--install-systemd prints no JSON (--dry-run prints the drop-ins)";
+	else if (ctl->action == ACT_SYSTEM_SLEEP)
+		why = "--system-sleep prints no JSON (--dry-run lists the hooks)";
+	else if (ctl->action == ACT_SETUP_KEY && !ctl->dry_run)
+		why = "--setup-key prints JSON only with --dry-run (the plan of --setup-key tpm)";
+	if (!why)
+		return -1;
+	fprintf(stderr, "hibernate: --json: %s\n", why);
+	return usage_error();
+}
+
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
@@ -336,7 +363,7 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			argv[optind]);
 		return usage_error();
 	}
-	return -1;
+	return check_json(ctl);
 }
 
 /*

@@ -638,3 +638,29 @@ void plan_json(FILE *out, const char *action, const char *profile,
 	fputs("\n}\n", out);
 	free(copy);
 }
+
+/*
+ * --json without --dry-run, when the action printed no report of its
+ * own (a check refused it, --resume found no image, --invalidate): what
+ * was done and how it ended, as one object; the messages are on stderr.
+ */
+void result_json(FILE *out, const char *action, const char *profile,
+		 const char *config, char *const *errors, size_t nerr,
+		 int status)
+{
+	size_t i;
+
+	fputs("{\n  \"dry_run\": false,\n  \"action\": ", out);
+	json_string(out, action);
+	fputs(",\n  \"profile\": ", out);
+	json_string(out, profile);
+	fputs(",\n  \"config\": ", out);
+	json_string(out, config);
+	fprintf(out, ",\n  \"exit_status\": %d", status);
+	fputs(",\n  \"config_errors\": [", out);
+	for (i = 0; i < nerr; i++) {
+		fputs(i ? ", " : "", out);
+		json_string(out, errors[i] ? errors[i] : "");
+	}
+	fputs("]\n}\n", out);
+}

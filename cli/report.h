@@ -96,5 +96,8 @@ void json_string(FILE *out, const char *s);
 void plan_json(FILE *out, const char *action, const char *profile,
 	       const char *config, const char *plan, char *const *errors,
 	       size_t nerr, int status);
+void result_json(FILE *out, const char *action, const char *profile,
+		 const char *config, char *const *errors, size_t nerr,
+		 int status);
 
 #endif

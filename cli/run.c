@@ -79,6 +79,7 @@ static int list_profiles(struct run *r)
 
 	if (r->ctl->json) {
 		profiles_json(stdout, c, implicit);
+		r->json_out = true;
 		return 0;
 	}
 	if (implicit)
@@ -280,10 +281,12 @@ static void report(struct run *r, struct results *res)
 {
 	/* Not in results/: the key of the profile this run wrote. */
 	res->key_tpm = r->tpm;
-	if (r->ctl->json)
+	if (r->ctl->json) {
 		report_json(stdout, res);
-	else if (r->ctl->verbosity >= 0)
+		r->json_out = true;
+	} else if (r->ctl->verbosity >= 0) {
 		report_text(stdout, res);
+	}
 	fflush(stdout);
 }
 
@@ -432,9 +435,11 @@ static int suspend_first(struct run *r)
 			 slept < delay ? "before" : "not by",
 			 (unsigned long long)delay);
 	}
-	if (r->ctl->json)
+	if (r->ctl->json) {
 		printf("{\"action\": \"suspend-then-hibernate\", \"hibernated\": false, \"slept_s\": %llu, \"hibernate_delay_s\": %llu}\n",
 		       (unsigned long long)slept, (unsigned long long)delay);
+		r->json_out = true;
+	}
 	return HIB_EXIT_OK;
 }
 
@@ -734,7 +739,8 @@ int hib_run(const struct hib_ctl *ctl)
 	if (a == ACT_INSTALL_SYSTEMD)
 		return hib_install_systemd(ctl);
 	if (a == ACT_SYSTEM_SLEEP)
-		return hib_system_sleep(ctl->sleep_phase, ctl->sleep_verb);
+		return hib_system_sleep(ctl->sleep_phase, ctl->sleep_verb,
+					ctl->dry_run);
 	conf_init(&r.conf);
 	/* --dry-run --json: the plan is collected, then printed as JSON. */
 	if (ctl->dry_run && ctl->json && a != ACT_STATUS &&
@@ -771,7 +777,7 @@ int hib_run(const struct hib_ctl *ctl)
 	if (!ctl->dry_run && needs_root(ctl, &r.cfs)) {
 		ret = perm_need_root();
 		if (ret)
-			return ret;
+			goto out;
 	}
 	ret = load_config(&r);
 	if (ret)
@@ -833,6 +839,11 @@ out:
 			  r.conf.path ? r.conf.path : ctl->config,
 			  plan ? plan : "", r.conf.errors, r.conf.nerr, ret);
 		free(plan);
+	} else if (ctl->json && !r.json_out) {
+		result_json(stdout, hib_action_word(a),
+			    r.prof.name ? r.prof.name : ctl->profile,
+			    r.conf.path ? r.conf.path : ctl->config,
+			    r.conf.errors, r.conf.nerr, ret);
 	}
 	profile_free(&r.prof);
 	conf_free(&r.conf);

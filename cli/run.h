@@ -28,6 +28,7 @@ struct run {
 	bool swapped_on;	/* swap_on_demand: we enabled the target */
 	int lock_fd;
 	FILE *plan;		/* dry run: stdout, or a buffer for --json */
+	bool json_out;		/* --json: the report is printed already */
 	/* encryption != none: the key the image is written for. */
 	bool encrypted;
 	bool tpm;		/* key = tpm: sealed by the module, no key file */

@@ -531,7 +531,7 @@ static int start_hook(struct sleep_hook *h, const char *phase,
 	return spawn_start(&s, &h->c);
 }
 
-int hib_system_sleep(const char *phase, const char *verb_word)
+int hib_system_sleep(const char *phase, const char *verb_word, bool dry_run)
 {
 	const char *const *verb = NULL;
 	struct sleep_hook *h;
@@ -558,17 +558,33 @@ int hib_system_sleep(const char *phase, const char *verb_word)
 	if (!h)
 		return HIB_EXIT_FAILURE;
 	n = collect_hooks(SYSTEM_SLEEP_DIRS, h, SYSTEM_SLEEP_MAX);
+	if (dry_run)
+		printf("# hibernate --dry-run: --system-sleep %s %s: %zu name%s in the system-sleep directories\n",
+		       phase, verb[0], n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		/* A link to /dev/null masks a hook, as in systemd. */
 		if (stat(h[i].path, &st) || !S_ISREG(st.st_mode) ||
-		    access(h[i].path, X_OK))
+		    access(h[i].path, X_OK)) {
+			if (dry_run)
+				printf("# check: system-sleep hook %s: masked or not executable, not run\n",
+				       h[i].path);
 			continue;
+		}
 		/* Root runs it: the same rule as for pre_hibernate hooks. */
 		if (perm_owner_mode(h[i].path, st.st_uid, st.st_mode, why,
 				    sizeof(why))) {
-			hib_warn("not running system-sleep hook %s: %s",
-				 h[i].path, why);
+			if (dry_run)
+				printf("# check: system-sleep hook %s: refused: %s\n",
+				       h[i].path, why);
+			else
+				hib_warn("not running system-sleep hook %s: %s",
+					 h[i].path, why);
 			ret = HIB_EXIT_PERM;
+			continue;
+		}
+		if (dry_run) {
+			printf("would run system-sleep hook %s %s %s (%s)\n",
+			       h[i].path, phase, verb[0], verb[1]);
 			continue;
 		}
 		hib_verbose("system-sleep hook: %s %s %s", h[i].path,

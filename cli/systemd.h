@@ -59,8 +59,10 @@ bool sd_quote(const char *w, char *out, size_t len);
 /*
  * Run the system-sleep hooks with PHASE ("pre" or "post") and
  * "hibernate", as systemd-sleep does: all at once, waited for together.
- * Returns 0 when every one succeeded, else an exit status.
+ * Returns 0 when every one succeeded, else an exit status.  DRY_RUN:
+ * run none, print which would run (and which would be refused), and
+ * return the exit status the refusals would give.
  */
-int hib_system_sleep(const char *phase, const char *verb);
+int hib_system_sleep(const char *phase, const char *verb, bool dry_run);
 
 #endif

@@ -112,6 +112,21 @@ static void test_usage_errors(void **state)
 			 HIB_EXIT_USAGE);
 	/* The same option twice is not a conflict. */
 	assert_int_equal(parse(&ctl, "--test --test"), -1);
+	/* Actions that print no JSON refuse --json before doing anything. */
+	assert_int_equal(parse(&ctl, "--system-sleep pre --json"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--system-sleep post -n --json"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--install-systemd --json"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--install-systemd -n --json"),
+			 HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key k --json"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key tpm -n --json"), -1);
+	assert_int_equal(parse(&ctl, "--system-sleep pre -n"), -1);
+	assert_true(ctl.dry_run);
+	assert_int_equal(parse(&ctl, "--resume --json"), -1);
+	assert_int_equal(parse(&ctl, "--list-profiles --json"), -1);
 }
 
 static void test_help_version(void **state)

@@ -131,3 +131,44 @@ else
 	[[ -n $loop ]] && losetup -d "$loop"
 	skip "not root, or no loop device: overwrite_in_use of a mounted loop device"
 fi
+
+# ---- 2. Every action honours --dry-run and --json, or refuses them
+# (exit 2) before it does anything.
+E=$T/etc/systemd/system-sleep
+mkdir -p "$E"
+printf '#!/bin/sh\necho "$1 $2" >>%s\n' "$T/slept" >"$E/10mark"
+chmod 0755 "$E/10mark"
+rm -f "$T/slept"
+expect_rc "--system-sleep pre --dry-run exits 0" 0 "$HIB" --system-sleep pre --dry-run
+check "... runs no hook" test ! -e "$T/slept"
+check "... says which it would run, with what" \
+	grep -qx "would run system-sleep hook $E/10mark pre hibernate (SYSTEMD_SLEEP_ACTION=hibernate)" "$T/out"
+printf '#!/bin/sh\necho open >>%s\n' "$T/slept" >"$E/20open"
+chmod 0777 "$E/20open"
+expect_rc "--system-sleep post --dry-run, a hook others may write: exits 7 as the real run" 7 \
+	"$HIB" --system-sleep post suspend-then-hibernate -n
+check "... runs no hook, says which it would refuse" \
+	sh -c "test ! -e '$T/slept' && grep -q '^# check: system-sleep hook $E/20open: refused: .*chmod go-w $E/20open' '$T/out'"
+expect_rc "... and the real run exits 7" 7 "$HIB" --system-sleep post
+rm -f "$E/20open" "$T/slept"
+expect_rc "--system-sleep pre --json: exit 2" 2 "$HIB" --system-sleep pre --json
+check "... runs no hook, says why" \
+	sh -c "test ! -e '$T/slept' && grep -q -- '--json: --system-sleep prints no JSON' '$T/err'"
+expect_rc "--install-systemd --json: exit 2" 2 "$HIB" --install-systemd --json
+check "... installs nothing" test ! -e "$D"
+expect_rc "--install-systemd -n --json: exit 2" 2 "$HIB" --install-systemd -n --json
+mkdir -m 0700 "$T/keys"
+expect_rc "--setup-key --json: exit 2" 2 env HIBERNATE_KEYDIR="$T/keys" \
+	"$HIB" --setup-key k --json --kdf min --passphrase-file /dev/null
+check "... makes no key" test -z "$(ls -A "$T/keys")"
+# A real run's --json is one JSON object whatever happens.
+printf '[default]\nwriter = file\ntarget = %s\n' "$T/nosuch" >"$T/j.conf"
+for a in --resume --invalidate --test; do
+	fake_tree
+	"$HIB" -c "$T/j.conf" --configfs "$CFS" $a --json >"$T/out" 2>"$T/err"
+	rc=$?
+	check "$a --json, a missing target (exit $rc): one JSON object with that exit status" \
+		python3 -c 'import json, sys
+d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+assert d["exit_status"] == int(sys.argv[2]) and d["dry_run"] is False, d' "$T/out" "$rc"
+done
