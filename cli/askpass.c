@@ -29,6 +29,21 @@ static struct sigaction saved_actions[ARRAY_SIZE(fatal_signals)];
 static struct termios saved_tty;
 static volatile sig_atomic_t saved_fd = -1;
 
+/*
+ * Ctrl-Z (and a background read or write of the terminal) stops the
+ * process: as readpassphrase(3) does, the handler only notes the signal
+ * and interrupts the read; askpass_get() then puts echo back on, stops
+ * for real, and once continued (fg) turns echo off again and asks anew.
+ */
+static const int stop_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+static struct sigaction saved_stop_actions[ARRAY_SIZE(stop_signals)];
+static volatile sig_atomic_t stop_signal;
+
+static void note_stop(int sig)
+{
+	stop_signal = sig;
+}
+
 static void restore_and_die(int sig)
 {
 	int fd = saved_fd, e = errno;
@@ -50,15 +65,24 @@ static void guard_tty(int fd, const struct termios *old)
 {
 	struct sigaction sa = { .sa_handler = restore_and_die,
 				.sa_flags = SA_RESETHAND };
+	/* No SA_RESTART: the read returns EINTR, and the stop is handled. */
+	struct sigaction stop = { .sa_handler = note_stop };
 	size_t i;
 
 	saved_tty = *old;
 	saved_fd = fd;
+	stop_signal = 0;
 	sigfillset(&sa.sa_mask);
 	for (i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
 		sigaction(fatal_signals[i], NULL, &saved_actions[i]);
 		if (saved_actions[i].sa_handler == SIG_DFL)
 			sigaction(fatal_signals[i], &sa, NULL);
+	}
+	sigfillset(&stop.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		sigaction(stop_signals[i], NULL, &saved_stop_actions[i]);
+		if (saved_stop_actions[i].sa_handler == SIG_DFL)
+			sigaction(stop_signals[i], &stop, NULL);
 	}
 }
 
@@ -69,7 +93,39 @@ static void unguard_tty(void)
 	for (i = 0; i < ARRAY_SIZE(fatal_signals); i++)
 		if (saved_actions[i].sa_handler == SIG_DFL)
 			sigaction(fatal_signals[i], &saved_actions[i], NULL);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (saved_stop_actions[i].sa_handler == SIG_DFL)
+			sigaction(stop_signals[i], &saved_stop_actions[i],
+				  NULL);
 	saved_fd = -1;
+}
+
+/*
+ * A stop signal came at the prompt: echo back on for the shell, stopped
+ * by the same signal with its default action, and, once continued, echo
+ * off again.  What was typed before it is gone (the terminal flushed
+ * it); the caller asks again.
+ */
+static void stop_at_prompt(int fd, const struct termios *old,
+			   const struct termios *quiet)
+{
+	int sig = stop_signal;
+	sigset_t one, was;
+	ssize_t n;
+
+	stop_signal = 0;
+	tcsetattr(fd, TCSAFLUSH, old);
+	n = write(fd, "\n", 1);
+	(void)n;
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, &was);
+	kill(getpid(), sig);
+	/* Here after SIGCONT (fg), or at once where stops are ignored. */
+	sigprocmask(SIG_SETMASK, &was, NULL);
+	signal(sig, note_stop);
+	tcsetattr(fd, TCSAFLUSH, quiet);
 }
 
 /* PROG ARG [ARG2] with stdout into fd out (-1: /dev/null); exit status. */
@@ -139,7 +195,10 @@ int askpass_open(struct askpass *a, const char *file, bool helpers)
 	return 0;
 }
 
-/* One line into buf; the rest of a line too long is read and dropped. */
+/*
+ * One line into buf; the rest of a line too long is read and dropped.
+ * -EINTR when a stop signal interrupted it (the terminal only).
+ */
 static int read_line(struct askpass *a, char *buf)
 {
 	size_t n = 0;
@@ -149,6 +208,10 @@ static int read_line(struct askpass *a, char *buf)
 	for (;;) {
 		ssize_t r = read(a->fd, &c, 1);
 
+		if (r < 0 && errno == EINTR && a->tty && stop_signal) {
+			sodium_memzero(buf, ASKPASS_MAX);
+			return -EINTR;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -253,12 +316,17 @@ int askpass_get(struct askpass *a, const char *prompt, char *buf)
 		unguard_tty();
 		return ret;
 	}
-	if (write(a->fd, prompt, strlen(prompt)) < 0) {
-		ret = -errno;
-	} else {
+	for (;;) {
+		if (write(a->fd, prompt, strlen(prompt)) < 0) {
+			ret = -errno;
+			break;
+		}
 		ret = read_line(a, buf);
 		/* A typed line may end the input only with Ctrl-D. */
 		a->eof = false;
+		if (ret != -EINTR)
+			break;
+		stop_at_prompt(a->fd, &old, &quiet);
 	}
 	tcsetattr(a->fd, TCSAFLUSH, &old);
 	unguard_tty();

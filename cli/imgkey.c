@@ -78,29 +78,26 @@ int setup_key(struct run *r)
 	const char *name = ctl->key_name;
 	char err[CONF_MAX_LINE + 256];
 	bool tpm = name && !strcmp(name, CONF_KEY_TPM);
-	int resolved, ret;
+	int ret;
 
-	resolved = conf_resolve(&r->conf, ctl->profile, &r->prof, err,
-				sizeof(err));
-	/* --set key=tpm --setup-key means the TPM, as it would for a cycle. */
-	if (!resolved) {
-		ret = apply_sets(r);
-		if (ret)
-			return ret;
+	/* A profile named with -p that is not there is a typo: said. */
+	if (conf_resolve(&r->conf, ctl->profile, &r->prof, err,
+			 sizeof(err))) {
+		hib_err("%s; no key was made", err);
+		return HIB_EXIT_CONFIG;
 	}
-	if (!name && !resolved) {
+	/* --set key=tpm --setup-key means the TPM, as it would for a cycle. */
+	ret = apply_sets(r);
+	if (ret)
+		return ret;
+	if (!name) {
 		tpm = profile_tpm(&r->prof);
 		if (!tpm)
 			name = profile_key(&r->prof);
 	}
-	if (tpm) {
-		/* The profile names the module that is asked. */
-		if (resolved) {
-			hib_err("%s", err);
-			return HIB_EXIT_CONFIG;
-		}
+	/* The profile names the module that is asked. */
+	if (tpm)
 		return setup_tpm(r);
-	}
 	if (ctl->dry_run) {
 		hib_err("--dry-run: --setup-key makes key files, which a dry run cannot show; only --setup-key tpm (which makes none) has a dry run");
 		fputs("Try 'hibernate --help' for more information.\n", stderr);
@@ -110,6 +107,8 @@ int setup_key(struct run *r)
 		name = KEYFILE_DEFAULT_NAME;
 	ret = keyfile_setup(name, ctl->kdf == HIB_KDF_MIN ? KDF_MIN :
 			    KDF_MODERATE, ctl->passfile, ctl->force);
+	if (ret == -EPERM)
+		return HIB_EXIT_PERM;
 	return ret ? HIB_EXIT_FAILURE : HIB_EXIT_OK;
 }
 

@@ -21,6 +21,7 @@
 #include "initramfs.h"
 #include "keyfile.h"
 #include "options.h"
+#include "perm.h"
 
 #define KEYFILE_OPS_MODERATE	3
 #define KEYFILE_MEM_MODERATE	(128 * 1024)	/* KiB */
@@ -275,10 +276,46 @@ int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
 	return wrap_open(&h.w, secret, auth, key);
 }
 
-/* mkdir DIR (and its parent) if missing; DIR ends up 0700. */
+/*
+ * An existing key directory may hold keys only if it is a directory (not
+ * a symbolic link, which could lead to /tmp or /etc), owned by root (or
+ * the user running hibernate) and writable by no one else: one that
+ * others could write, or that they own, they could fill with keys of
+ * their own.  Never chmod'ed into shape.  0, -ENOENT when there is none
+ * yet, or -EPERM with why.
+ */
+static int dir_trusted(const char *dir, char *why, size_t len)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(dir, &st))
+		return -errno;
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(dir, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		snprintf(why, len,
+			 "key directory %s is a symbolic link (to %s); it must be a directory of root's alone: remove the link and run --setup-key again",
+			 dir, n > 0 ? target : "?");
+		return -EPERM;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "key directory %s is not a directory", dir);
+		return -EPERM;
+	}
+	return perm_owner_mode(dir, st.st_uid, st.st_mode, why, len);
+}
+
+/*
+ * mkdir DIR (and its parent) if missing; DIR ends up 0700, changed
+ * through a descriptor of the directory itself, never through a link.
+ */
 static int make_dir(const char *dir)
 {
 	char parent[PATH_MAX], *slash;
+	struct stat st;
+	int fd, ret = 0;
 
 	snprintf(parent, sizeof(parent), "%s", dir);
 	slash = strrchr(parent, '/');
@@ -289,7 +326,15 @@ static int make_dir(const char *dir)
 	}
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -errno;
-	return chmod(dir, 0700) ? -errno : 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	if (fstat(fd, &st) || fchmod(fd, 0700))
+		ret = -errno;
+	else if (st.st_uid && st.st_uid != geteuid())
+		ret = -EPERM;
+	close(fd);
+	return ret;
 }
 
 /* PATH.tmp written, synced and left for the rename. */
@@ -441,6 +486,7 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 {
 	char dir[PATH_MAX], pub_path[PATH_MAX], sec_path[PATH_MAX];
 	char auth_path[PATH_MAX], id_hex[2 * WRAP_KEY_ID_LEN + 1], cmd[128];
+	char why[2 * PATH_MAX + 256];
 	uint8_t pub[WRAP_KEY_LEN], sec[KEYFILE_SEC_LEN], id[WRAP_KEY_ID_LEN];
 	struct setup_secrets *s;
 	struct stat st;
@@ -453,6 +499,12 @@ int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 	    keyfile_path(name, ".auth", auth_path, sizeof(auth_path))) {
 		hib_err("key directory %s: path too long", dir);
 		return -ENAMETOOLONG;
+	}
+	ret = dir_trusted(dir, why, sizeof(why));
+	if (ret && ret != -ENOENT) {
+		hib_err("%s; nothing was made", ret == -EPERM ? why :
+			strerror(-ret));
+		return ret;
 	}
 	if (!force) {
 		const char *have = !lstat(sec_path, &st) ? sec_path :

@@ -60,7 +60,9 @@ void keyfile_hex(const uint8_t *p, size_t len, char *out);
  * hibernate --setup-key: asks for the passphrase twice (or reads the
  * first line of passfile), makes a key pair and an authentication key
  * and writes the three files.
- * Refuses to replace a key without force.  0 or -errno; says why.
+ * Refuses to replace a key without force, and a key directory that is
+ * a symbolic link, another user's or writable by others (-EPERM,
+ * before the passphrase is asked for).  0 or -errno; says why.
  */
 int keyfile_setup(const char *name, enum keyfile_kdf kdf,
 		  const char *passfile, bool force);

@@ -172,3 +172,46 @@ for a in --resume --invalidate --test; do
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
 assert d["exit_status"] == int(sys.argv[2]) and d["dry_run"] is False, d' "$T/out" "$rc"
 done
+
+# ---- 5. --setup-key: the key directory is root's own directory, never a
+# link or a shared one; -p names a profile; Ctrl-Z at the prompt leaves
+# the terminal with echo on, and fg asks again with echo off.
+printf 'pass\n' >"$T/pass"
+mkdir -m 0755 "$T/victim"
+ln -s "$T/victim" "$T/keylink"
+expect_rc "--setup-key, the key directory a symbolic link: exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/keylink" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+check "... says so" grep -q "key directory $T/keylink is a symbolic link" "$T/err"
+check "... the link's target neither chmod'ed nor written" \
+	test "$(stat -c %a "$T/victim")" = 755 -a -z "$(ls -A "$T/victim")"
+mkdir -m 1777 "$T/shared"
+expect_rc "--setup-key, the key directory writable by others (as /tmp): exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/shared" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+check "... names the mode and the fix" grep -q "$T/shared is owned by root, uid 0, mode 1777 (writable by group and others)" "$T/err"
+check "... left as it was" test "$(stat -c %a "$T/shared")" = 1777 -a -z "$(ls -A "$T/shared")"
+if [[ $root == yes ]]; then
+	mkdir -m 0700 "$T/theirs"
+	chown 65534 "$T/theirs"
+	expect_rc "--setup-key, the key directory another user's: exit 7" 7 \
+		env HIBERNATE_KEYDIR="$T/theirs" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+	check "... chown root in the message, nothing written" \
+		sh -c "grep -q 'owned by uid 65534, mode 0700 (not root).*chown root $T/theirs' '$T/err' && test -z \"\$(ls -A '$T/theirs')\""
+else
+	skip "not root: a key directory owned by another user"
+fi
+printf '[default]\n[laptop]\nencryption = aes-gcm\nkey = keyring:lap\n' >"$T/k.conf"
+mkdir -m 0700 "$T/keys5"
+expect_rc "--setup-key -p naming no profile: exit 3" 3 \
+	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptpo --setup-key --kdf min --passphrase-file "$T/pass"
+check "... with a did you mean" grep -q "no profile 'laptpo' (did you mean 'laptop'?)" "$T/err"
+check "... and no key made" test -z "$(ls -A "$T/keys5")"
+expect_rc "--setup-key -p laptop: the profile's key" 0 \
+	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptop --setup-key --kdf min --passphrase-file "$T/pass"
+check "... lap.pub made" test -s "$T/keys5/lap.pub"
+if python3 "$TOP/tests/unit/ttystop.py" /usr/bin/env HIBERNATE_KEYDIR="$T/keys5" \
+	"$HIB" --setup-key z --kdf min >"$T/tty.out" 2>&1; then
+	pass "--setup-key: Ctrl-Z at the prompt gives the terminal back with echo on; fg asks again with echo off"
+else
+	fail "--setup-key: Ctrl-Z at the prompt: $(head -c 600 "$T/tty.out")"
+fi
+check "... and the key was made" test -s "$T/keys5/z.pub"
