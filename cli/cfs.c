@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,19 +17,102 @@
 #include "cfs.h"
 #include "strutil.h"
 
+/* Appends "/NAME" (N bytes) to OUT, which holds USED bytes. */
+static int add_name(char *out, size_t len, size_t *used, const char *name,
+		    size_t n)
+{
+	if (*used + 1 + n + 1 > len)
+		return -ENAMETOOLONG;
+	out[(*used)++] = '/';
+	memcpy(out + *used, name, n);
+	*used += n;
+	out[*used] = '\0';
+	return 0;
+}
+
+/*
+ * PATH made absolute and canonical in OUT: "." and empty names dropped,
+ * each name that exists resolved with realpath() (a symbolic link, and
+ * ".." after one, as the kernel would follow them), ".." after a name
+ * that does not exist taken off it.  So /sys/kernel/config/./suspend2, a
+ * link to /sys/kernel/config and a relative path all compare as the
+ * tree they name, whether it exists yet or not.
+ */
+static int canonical_path(const char *path, char *out, size_t len)
+{
+	char cwd[PATH_MAX], *real;
+	const char *p = path, *end;
+	size_t used, n;
+	bool exists = true;
+
+	if (path[0] == '/') {
+		out[0] = '\0';
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (strlen(cwd) >= len)
+			return -ENAMETOOLONG;
+		strcpy(out, strcmp(cwd, "/") ? cwd : "");
+	}
+	used = strlen(out);
+	for (; *p; p = end) {
+		p += strspn(p, "/");
+		end = p + strcspn(p, "/");
+		n = end - p;
+		if (!n || (n == 1 && p[0] == '.'))
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.' && !exists) {
+			while (used && out[used - 1] != '/')
+				used--;
+			if (used)
+				used--;
+			out[used] = '\0';
+			continue;
+		}
+		if (add_name(out, len, &used, p, n))
+			return -ENAMETOOLONG;
+		if (!exists)
+			continue;
+		real = realpath(out, NULL);
+		if (!real) {
+			/* Not there (yet): the rest is taken as written. */
+			exists = false;
+			if (n == 2 && p[0] == '.' && p[1] == '.') {
+				used -= 3;
+				while (used && out[used - 1] != '/')
+					used--;
+				if (used)
+					used--;
+				out[used] = '\0';
+			}
+			continue;
+		}
+		if (strlen(real) >= len) {
+			free(real);
+			return -ENAMETOOLONG;
+		}
+		strcpy(out, strcmp(real, "/") ? real : "");
+		used = strlen(out);
+		free(real);
+	}
+	if (!used)
+		strcpy(out, "/");
+	return 0;
+}
+
 int cfs_init(struct cfs *c, const char *root, bool dry_run, FILE *plan)
 {
+	char canon[PATH_MAX];
 	size_t n;
 
 	if (!root)
 		root = CFS_DEFAULT_ROOT;
-	n = strlen(root);
-	while (n > 1 && root[n - 1] == '/')
-		n--;
+	if (!*root || canonical_path(root, canon, sizeof(canon)))
+		return -ENAMETOOLONG;
+	n = strlen(canon);
 	if (n + 64 >= sizeof(c->root))
 		return -ENAMETOOLONG;
-	memcpy(c->root, root, n);
-	c->root[n] = '\0';
+	memcpy(c->root, canon, n + 1);
 	c->dry_run = dry_run;
 	c->plan = plan ? plan : stdout;
 	return 0;

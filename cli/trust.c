@@ -61,7 +61,8 @@ static int hooks_unsafe(const struct run *r, char *why, size_t len)
 }
 
 /*
- * The same for a module given as a path: root loads it into the kernel,
+ * The same for a module given as a path, absolute or relative (--module
+ * ./suspend2.ko): root loads it into the kernel,
  * so the .ko (and the configuration naming it, which conf_load() took
  * only as root's alone) must be root's alone.
  */
@@ -70,7 +71,8 @@ static int module_unsafe(const struct run *r, char *why, size_t len)
 	const struct prof_val *v = &r->prof.v[K_MODULE];
 	struct stat st;
 
-	if (!v->value || v->value[0] != '/')
+	/* A path is any value with a '/', as insmod takes it (module.c). */
+	if (!v->value || !strchr(v->value, '/'))
 		return 0;	/* a name: modprobe finds it in root's tree */
 	if (stat(v->value, &st))
 		return 0;	/* missing: insmod says so */

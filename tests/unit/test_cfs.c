@@ -202,6 +202,46 @@ static void test_cfs_read_write(void **state)
 	rm_tree(d);
 }
 
+/*
+ * The live tree by any other spelling is the live tree, with every
+ * safeguard of it (root, no HIBERNATE_SYSROOT, the module load); a
+ * relative test tree is made absolute.
+ */
+static void test_cfs_canonical(void **state)
+{
+	char *d = fake_tree(false), rel[4200], want[4200], cwd[4096];
+	struct cfs fs;
+
+	(void)state;
+	cfs_init(&fs, "/sys/kernel/config/./suspend2", false, NULL);
+	assert_true(cfs_is_default(&fs));
+	assert_string_equal(fs.root, CFS_DEFAULT_ROOT);
+	cfs_init(&fs, "/sys/kernel/config//suspend2/.", false, NULL);
+	assert_true(cfs_is_default(&fs));
+	cfs_init(&fs, "/sys/kernel/../kernel/config/suspend2", false, NULL);
+	assert_true(cfs_is_default(&fs));
+	cfs_init(&fs, "//sys/./kernel/config/x/../suspend2//", false, NULL);
+	assert_true(cfs_is_default(&fs));
+	cfs_init(&fs, "/sys/kernel/config/suspend2x", false, NULL);
+	assert_false(cfs_is_default(&fs));
+	/* Relative to the working directory, through a link too. */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(d), 0);
+	cfs_init(&fs, "./results/..", false, NULL);
+	assert_string_equal(fs.root, d);
+	assert_false(cfs_is_default(&fs));
+	snprintf(rel, sizeof(rel), "%s/link", d);
+	assert_int_equal(symlink("/sys/kernel/config", rel), 0);
+	cfs_init(&fs, "link/suspend2", false, NULL);
+	if (!access("/sys/kernel/config", F_OK))
+		assert_true(cfs_is_default(&fs));
+	snprintf(want, sizeof(want), "%s/nosuch/x", d);
+	cfs_init(&fs, "nosuch/./x", false, NULL);
+	assert_string_equal(fs.root, want);
+	assert_int_equal(chdir(cwd), 0);
+	rm_tree(d);
+}
+
 static void fill_results(const char *d)
 {
 	put_file(d, "results/status", "resumed\n");
@@ -579,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_dry_run),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_cfs_read_write),
+		cmocka_unit_test(test_cfs_canonical),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_caps_tpm),

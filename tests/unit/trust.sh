@@ -215,3 +215,34 @@ else
 	fail "--setup-key: Ctrl-Z at the prompt: $(head -c 600 "$T/tty.out")"
 fi
 check "... and the key was made" test -s "$T/keys5/z.pub"
+
+# ---- 6. A module given by a relative path is checked as an absolute
+# one; the live configfs tree by another spelling keeps its safeguards.
+printf '[default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/m.conf"
+dd if=/dev/zero of="$T/full6" bs=64k count=4 status=none
+: >"$T/s2.ko"
+chmod 0666 "$T/s2.ko"
+fake_tree
+(cd "$T" && "$HIB" -c m.conf --configfs "$CFS" --module ./s2.ko --test -f -n) >"$T/out" 2>"$T/err"
+check "--module ./s2.ko, writable by others: the dry run exits 7 (exit $?)" test $? = 7
+check "... naming the .ko and the fix" grep -q "refusing to load ./s2.ko: ./s2.ko is owned by root, uid 0, mode 0666 (writable by group and others).*chmod go-w ./s2.ko" "$T/err"
+(cd "$T" && "$HIB" -c m.conf --configfs "$CFS" --module ./s2.ko --test -f) >"$T/out" 2>"$T/err"
+check "--module ./s2.ko, writable by others: the real run exits 7 (exit $?)" test $? = 7
+check "... and writes nothing" test ! -s "$CFS/action"
+chmod 0644 "$T/s2.ko"
+(cd "$T" && "$HIB" -c m.conf --configfs "$CFS" --module ./s2.ko --test -f -n) >"$T/out" 2>"$T/err"
+check "--module ./s2.ko, root's alone: the dry run exits 0 (exit $?)" test $? = 0
+for live in /sys/kernel/config/./suspend2 /sys/kernel/config//suspend2/ \
+	/sys/kernel/../kernel/config/suspend2; do
+	expect_rc "--configfs $live is the live tree: HIBERNATE_SYSROOT refused (exit 2)" 2 \
+		"$HIB" -c "$T/m.conf" --configfs "$live" --test -n
+	check "... says so" grep -q "HIBERNATE_SYSROOT is set ($T): it is for tests and image builds, not for a run against the live configfs" "$T/err"
+done
+if [[ $root == yes ]]; then
+	expect_rc "--configfs /sys/kernel/config/./suspend2, not root: exit 7 as the live tree" 7 \
+		nobody env -u HIBERNATE_SYSROOT "$HIB" -c "$TOP/etc/hibernate.conf" \
+		--configfs /sys/kernel/config/./suspend2 --test
+	check "... says root is needed" grep -q "must be run as root" "$T/err"
+else
+	skip "not root: --configfs /sys/kernel/config/./suspend2 as a plain user"
+fi
