@@ -364,17 +364,18 @@ out:
 }
 
 /*
- * Clears the anchor and reads it back: a device that drops writes (a
- * failing disk, a cache that lies) reports success for a write that never
- * reached the medium, and an anchor still there is an image that a later
- * boot would restore.  Returns 0 once the medium holds no anchor, -EIO if
- * the anchor is still there after the write.
+ * Clears the anchor and reads it back, whatever the write said: a device
+ * that drops writes (a failing disk, a cache that lies) reports success
+ * for a write that never reached the medium, and one that lost the reply
+ * reports an error for a write that did.  What counts is the medium: 0
+ * once it holds no anchor; the write's error, or -EIO, while the anchor
+ * is still there; the read's error when it cannot be told.
  */
 int s2_image_invalidate(struct s2_writer *w)
 {
 	struct s2_anchor *anchor;
+	int error, werror;
 	void *page;
-	int error;
 
 	page = (void *)__get_free_page(GFP_KERNEL);
 	if (!page)
@@ -383,12 +384,16 @@ int s2_image_invalidate(struct s2_writer *w)
 	if (error || !s2_anchor_is_image(anchor))
 		goto out;
 	s2_anchor_clear(anchor);
-	error = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
-			   page);
-	if (!error)
-		error = read_anchor(w, page, &anchor);
-	if (!error && s2_anchor_is_image(anchor))
-		error = -EIO;
+	werror = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
+			    page);
+	error = read_anchor(w, page, &anchor);
+	if (error)
+		error = werror ?: error;
+	else if (s2_anchor_is_image(anchor))
+		error = werror ?: -EIO;
+	else if (werror)
+		pr_warn("the anchor write failed (%pe), but the anchor is gone from the target\n",
+			ERR_PTR(werror));
 out:
 	free_page((unsigned long)page);
 	return error;
