@@ -17,6 +17,7 @@
 #include "askpass.h"
 #include "common.h"
 #include "options.h"
+#include "perm.h"
 
 /*
  * While echo is off, a signal that kills the process (Ctrl-C, Ctrl-\,
@@ -178,8 +179,9 @@ int askpass_open(struct askpass *a, const char *file, bool helpers)
 		}
 	}
 	if (file) {
-		a->fd = open(file, O_RDONLY | O_CLOEXEC);
-		return a->fd < 0 ? -errno : 0;
+		/* Not a FIFO or a device: one would hang the boot. */
+		a->fd = perm_open_regular(file, a->why, sizeof(a->why));
+		return a->fd < 0 ? a->fd : 0;
 	}
 	a->fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
 	if (a->fd < 0)
@@ -341,3 +343,4 @@ void askpass_close(struct askpass *a)
 		close(a->fd);
 	a->fd = -1;
 }
+

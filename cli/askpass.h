@@ -25,12 +25,14 @@ struct askpass {
 	const char *helper;	/* ASKPASS_PLYMOUTH or ASKPASS_CRYPTSETUP */
 	bool plymouth;
 	char path[4096];	/* the helper, under HIBERNATE_SYSROOT */
+	char why[128];		/* why FILE could not be opened */
 };
 
 /*
  * FILE NULL: a helper when HELPERS (plymouth, cryptsetup's askpass; moved
  * under HIBERNATE_SYSROOT for tests), else /dev/tty, else /dev/console.
- * 0 or -errno.
+ * 0 or -errno with why set; -EINVAL: FILE is not a regular file (a FIFO,
+ * a device), refused without waiting on it.
  */
 int askpass_open(struct askpass *a, const char *file, bool helpers);
 /*

@@ -498,7 +498,7 @@ static int ask_unlock(struct run *r, const char *name, const char *prompt,
 	if (ret) {
 		if (r->ctl->passfile)
 			hib_err("cannot read %s: %s", r->ctl->passfile,
-				strerror(-ret));
+				a.why);
 		else
 			hib_err("no terminal to ask for the passphrase on (use --passphrase-file)");
 		return HIB_EXIT_LOCKED;

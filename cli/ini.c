@@ -415,11 +415,15 @@ int conf_load(struct conf *c, const char *path)
 
 	free(c->path);
 	c->path = strdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* A FIFO or a device is refused at once, never waited on. */
+	fd = perm_open_regular(path, why, sizeof(why));
+	if (fd == -EINVAL) {
+		conf_error(c, 0, "%s; nothing was read from it", why);
+		return fd;
+	}
 	if (fd < 0) {
-		ret = -errno;
-		conf_error(c, 0, "cannot open: %s", strerror(errno));
-		return ret;
+		conf_error(c, 0, "cannot open: %s", why);
+		return fd;
 	}
 	/*
 	 * Root does what the file says (a target to overwrite, hooks and a

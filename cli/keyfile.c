@@ -440,7 +440,7 @@ static int ask_new(const char *passfile, char *pass, char *again)
 	ret = askpass_open(&a, passfile, false);
 	if (ret) {
 		if (passfile)
-			hib_err("cannot read %s: %s", passfile, strerror(-ret));
+			hib_err("cannot read %s: %s", passfile, a.why);
 		else
 			hib_err("no terminal to ask for the passphrase on (use --passphrase-file)");
 		return ret;

@@ -8,6 +8,7 @@
  * group or others.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -121,4 +122,60 @@ int perm_hook_command(const char *cmd, char *why, size_t len)
 	if (!hook_program(cmd, path, sizeof(path)) || stat(path, &st))
 		return 0;
 	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
+}
+
+const char *perm_file_type(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISREG(mode))
+		return "a regular file";
+	return "not a file";
+}
+
+/*
+ * A file root reads what to do from (the configuration, a passphrase
+ * file) is a regular file: its type is looked at before it is opened (a
+ * device is not even opened), and again on the descriptor, opened
+ * without blocking, so a FIFO put there in between cannot make the read
+ * wait for ever.
+ */
+int perm_open_regular(const char *path, char *why, size_t len)
+{
+	struct stat st;
+	int fd, flags;
+
+	if (stat(path, &st)) {
+		fd = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		return fd;
+	}
+	if (!S_ISREG(st.st_mode))
+		goto notreg;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(why, len, "%s", strerror(errno));
+		return fd;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		goto notreg;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	return fd;
+notreg:
+	snprintf(why, len, "not a regular file (%s)",
+		 perm_file_type(st.st_mode));
+	return -EINVAL;
 }

@@ -22,5 +22,13 @@ int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
 int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
 		size_t len);
 int perm_hook_command(const char *cmd, char *why, size_t len);
+/* "a FIFO", "a directory", ... for a file that should be a regular one. */
+const char *perm_file_type(mode_t mode);
+/*
+ * PATH opened to read when it is a regular file, never waiting on a FIFO
+ * or opening a device: the fd, or -errno with why (-EINVAL: "not a
+ * regular file (a FIFO)").
+ */
+int perm_open_regular(const char *path, char *why, size_t len);
 
 #endif

@@ -160,6 +160,42 @@ static void test_conf_mode(void **state)
 	rm_tree(d);
 }
 
+/* A FIFO, a device, a directory: refused before any read could block. */
+static void test_open_regular(void **state)
+{
+	char *d = tmp_tree(), path[4200], why[256];
+	struct conf c;
+	int fd;
+
+	(void)state;
+	if (!d)
+		abort();
+	snprintf(path, sizeof(path), "%s/fifo", d);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(perm_open_regular(path, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "not a regular file (a FIFO)");
+	conf_init(&c);
+	assert_int_equal(conf_load(&c, path), -EINVAL);
+	assert_int_equal(c.nerr, 1);
+	assert_non_null(strstr(c.errors[0], "not a regular file (a FIFO); nothing was read from it"));
+	conf_free(&c);
+	assert_int_equal(perm_open_regular("/dev/null", why, sizeof(why)),
+			 -EINVAL);
+	assert_string_equal(why, "not a regular file (a character device)");
+	assert_int_equal(perm_open_regular(d, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "not a regular file (a directory)");
+	snprintf(path, sizeof(path), "%s/nosuch", d);
+	assert_int_equal(perm_open_regular(path, why, sizeof(why)), -ENOENT);
+	put_file(d, "plain", "x\n");
+	snprintf(path, sizeof(path), "%s/plain", d);
+	fd = perm_open_regular(path, why, sizeof(why));
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	assert_int_equal(fcntl(fd, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+	close(fd);
+	rm_tree(d);
+}
+
 static void test_hook_command(void **state)
 {
 	char *d = tmp_tree(), prog[4200], link[4200], cmd[9000], why[9000];
@@ -331,6 +367,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_owner_mode, reset_euid),
 		cmocka_unit_test_teardown(test_secret, reset_euid),
 		cmocka_unit_test(test_conf_mode),
+		cmocka_unit_test(test_open_regular),
 		cmocka_unit_test(test_hook_command),
 		cmocka_unit_test(test_lock_symlink),
 		cmocka_unit_test(test_lock_unsafe),

@@ -246,3 +246,24 @@ if [[ $root == yes ]]; then
 else
 	skip "not root: --configfs /sys/kernel/config/./suspend2 as a plain user"
 fi
+
+# ---- 7. A configuration or passphrase file that is a FIFO or a device
+# is refused at once, never waited on.
+mkfifo -m 0644 "$T/fifo.conf" "$T/fifo.pass"
+expect_rc "-c FIFO: refused at once (exit 3)" 3 \
+	timeout 10 "$HIB" -c "$T/fifo.conf" --list-profiles
+check "... says it is no regular file" grep -q "^hibernate: $T/fifo.conf: not a regular file (a FIFO); nothing was read from it" "$T/err"
+expect_rc "-c FIFO, a dry run: refused at once (exit 3)" 3 \
+	timeout 10 "$HIB" -c "$T/fifo.conf" --configfs "$CFS" --test -n
+expect_rc "-c /dev/zero: refused at once (exit 3)" 3 \
+	timeout 10 "$HIB" -c /dev/zero --list-profiles
+check "... says it is a character device" grep -q "^hibernate: /dev/zero: not a regular file (a character device)" "$T/err"
+expect_rc "-c a directory: refused (exit 3)" 3 "$HIB" -c "$T" --list-profiles
+check "... says it is a directory" grep -q "^hibernate: $T: not a regular file (a directory)" "$T/err"
+mkdir -m 0700 "$T/keys7"
+expect_rc "--setup-key --passphrase-file FIFO: refused at once (exit 1)" 1 \
+	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf min --passphrase-file "$T/fifo.pass"
+check "... says it is no regular file, makes no key" \
+	sh -c "grep -q '$T/fifo.pass: not a regular file (a FIFO)' '$T/err' && test -z \"\$(ls -A '$T/keys7')\""
+expect_rc "--setup-key --passphrase-file /dev/zero: refused at once (exit 1)" 1 \
+	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf min --passphrase-file /dev/zero
