@@ -1092,7 +1092,7 @@ static int s2_resume(const struct s2_settings *set)
 		       set->target, ERR_PTR(inval));
 		s2_stale_watch(set);
 		if (!error)
-			why = "its anchor cannot be cleared, and a later boot would restore it again";
+			why = "its anchor cannot be cleared: a later boot would restore it";
 		error = error ?: inval;
 	}
 	if (error) {

@@ -9,7 +9,6 @@
  * freezable, so it never runs while tasks are frozen.
  */
 #include <linux/mutex.h>
-#include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "../internal.h"
 #include "stale.h"
@@ -17,7 +16,9 @@
 #define S2_STALE_RETRY_SEC	5
 
 static DEFINE_MUTEX(s2_stale_lock);
-static struct s2_settings *s2_stale_set;	/* under s2_stale_lock */
+/* Under s2_stale_lock: the profile of the image, while one waits. */
+static struct s2_settings s2_stale_set;
+static bool s2_stale_pending;
 
 static void s2_stale_retry(struct work_struct *work);
 static DECLARE_DELAYED_WORK(s2_stale_work, s2_stale_retry);
@@ -33,16 +34,15 @@ static void s2_stale_retry(struct work_struct *work)
 	int error;
 
 	mutex_lock(&s2_stale_lock);
-	if (!s2_stale_set) {
+	if (!s2_stale_pending) {
 		mutex_unlock(&s2_stale_lock);
 		return;
 	}
-	error = s2_action_run(S2_ACT_INVALIDATE, s2_stale_set, NULL);
+	error = s2_action_run(S2_ACT_INVALIDATE, &s2_stale_set, NULL);
 	if (!error) {
 		pr_info("the refused image on %s is invalidated now: no boot can restore it\n",
-			s2_stale_set->target);
-		kfree(s2_stale_set);
-		s2_stale_set = NULL;
+			s2_stale_set.target);
+		s2_stale_pending = false;
 	}
 	mutex_unlock(&s2_stale_lock);
 	if (error)
@@ -51,16 +51,9 @@ static void s2_stale_retry(struct work_struct *work)
 
 void s2_stale_watch(const struct s2_settings *set)
 {
-	struct s2_settings *copy = kmemdup(set, sizeof(*set), GFP_KERNEL);
-
-	if (!copy) {
-		pr_err("no memory to try the anchor on %s again: run hibernate --invalidate\n",
-		       set->target);
-		return;
-	}
 	mutex_lock(&s2_stale_lock);
-	kfree(s2_stale_set);
-	s2_stale_set = copy;
+	s2_stale_set = *set;
+	s2_stale_pending = true;
 	mutex_unlock(&s2_stale_lock);
 	pr_warn("trying the anchor on %s again every %d s while this boot runs\n",
 		set->target, S2_STALE_RETRY_SEC);
@@ -70,9 +63,7 @@ void s2_stale_watch(const struct s2_settings *set)
 void s2_stale_exit(void)
 {
 	cancel_delayed_work_sync(&s2_stale_work);
-	if (s2_stale_set)
+	if (s2_stale_pending)
 		pr_warn("unloaded with the refused image on %s still valid: run hibernate --invalidate\n",
-			s2_stale_set->target);
-	kfree(s2_stale_set);
-	s2_stale_set = NULL;
+			s2_stale_set.target);
 }
