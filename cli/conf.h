@@ -19,6 +19,8 @@
 #define CONF_MAX_FILE		(1024 * 1024)
 #define CONF_MAX_ERRORS		20
 #define CONF_MAX_HOOKS		32
+/* Profiles in one inheritance chain, the profile and [default] included. */
+#define CONF_MAX_INHERIT	64
 #define CONF_NAME_MAX		64
 
 /* Keys in a profile.  The first CONF_KERNEL_KEYS map 1:1 to configfs. */

@@ -279,6 +279,63 @@ static void parse_line(struct conf *c, struct pstate *st, char *s, int line)
 		parse_key(c, st, s, line);
 }
 
+/*
+ * Profiles in P's chain, P and [default] included, an implicit [default]
+ * (named, not a section) too; the chain has no loop.
+ */
+static size_t chain_length(const struct conf *c, const struct conf_profile *p)
+{
+	const char *par;
+	size_t n = 0;
+
+	while (p && n <= c->nprof) {
+		n++;
+		par = conf_parent(p);
+		if (!par)
+			break;
+		p = conf_find(c, par);
+		if (!p)
+			n++;
+	}
+	return n;
+}
+
+/*
+ * A chain longer than CONF_MAX_INHERIT cannot be resolved whole: said
+ * once, at the profile that makes it too long (its parent's is not),
+ * with the chain, rather than cut short.
+ */
+static void check_depth(struct conf *c, const struct conf_profile *p)
+{
+	const struct conf_profile *q = p, *pp;
+	const char *name = p->name, *par = conf_parent(p);
+	size_t n = chain_length(c, p), i, used = 0;
+	char chain[512];
+
+	pp = par ? conf_find(c, par) : NULL;
+	if (n <= CONF_MAX_INHERIT ||
+	    (pp && chain_length(c, pp) > CONF_MAX_INHERIT))
+		return;
+	chain[0] = '\0';
+	for (i = 0; i < n && used < sizeof(chain); i++) {
+		/* The first four and the last two; the count says the rest. */
+		if (i < 4 || i + 2 >= n)
+			used += snprintf(chain + used, sizeof(chain) - used,
+					 "%s%s", i ? " -> " : "", name);
+		else if (i == 4)
+			used += snprintf(chain + used, sizeof(chain) - used,
+					 " -> ...");
+		par = q ? conf_parent(q) : NULL;
+		if (!par)
+			break;
+		name = par;
+		q = conf_find(c, par);
+	}
+	conf_error(c, p->v[K_INHERIT].value ? p->v[K_INHERIT].line : p->line,
+		   "key 'inherit': profile '%s' inherits through %zu profiles, more than %d: %s; make the chain shorter",
+		   p->name, n, CONF_MAX_INHERIT, chain);
+}
+
 static void check_inheritance(struct conf *c)
 {
 	size_t i, steps, j;
@@ -312,8 +369,10 @@ static void check_inheritance(struct conf *c)
 				break;
 			}
 		}
-		if (!looped)
+		if (!looped) {
+			check_depth(c, p);
 			continue;
+		}
 		/* Report each loop once, at its first member in the file. */
 		used = snprintf(chain, sizeof(chain), "%s", p->name);
 		q = p;

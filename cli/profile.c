@@ -23,7 +23,7 @@ static void derive(struct profile *p)
 int conf_resolve(const struct conf *c, const char *name, struct profile *p,
 		 char *err, size_t errlen)
 {
-	const struct conf_profile *chain[64];
+	const struct conf_profile *chain[CONF_MAX_INHERIT];
 	const struct conf_profile *cp;
 	size_t n = 0, i;
 	int k;
@@ -44,6 +44,13 @@ int conf_resolve(const struct conf *c, const char *name, struct profile *p,
 
 		chain[n++] = cp;
 		cp = par ? conf_find(c, par) : NULL;
+	}
+	/* The parser refuses it (check_depth()): never a silent cut. */
+	if (cp) {
+		snprintf(err, errlen,
+			 "%s: profile '%s' inherits through more than %d profiles",
+			 c->path ? c->path : "config", name, CONF_MAX_INHERIT);
+		return -ELOOP;
 	}
 	p->name = name;
 	for (k = 0; k < K_NR; k++) {

@@ -174,6 +174,52 @@ static void test_inheritance_errors(void **state)
 	conf_free(&c);
 }
 
+/* [pN] inherits [pN-1] ... [p1] inherits [default]: N + 1 profiles. */
+static char *deep_chain(int n)
+{
+	char *text = malloc(64 * (n + 2)), *p = text;
+	int i;
+
+	assert_non_null(text);
+	p += sprintf(p, "[default]\ntarget = /dev/vdb\n");
+	for (i = 1; i <= n; i++) {
+		if (i == 1)
+			p += sprintf(p, "[p1]\ninherit = default\n");
+		else
+			p += sprintf(p, "[p%d]\ninherit = p%d\n", i, i - 1);
+	}
+	return text;
+}
+
+/*
+ * A chain longer than CONF_MAX_INHERIT is an error naming it, at the
+ * inherit line of the profile at its end, not a cut that resolves the
+ * profile without its far ancestors' keys.
+ */
+static void test_inheritance_depth(void **state)
+{
+	char err[CONF_MAX_LINE + 256], *text;
+	struct profile p;
+	struct conf c;
+
+	(void)state;
+	/* Exactly the limit: default and 63 more. */
+	text = deep_chain(CONF_MAX_INHERIT - 1);
+	assert_int_equal(parse_text(&c, text), 0);
+	assert_int_equal(conf_resolve(&c, "p63", &p, err, sizeof(err)), 0);
+	assert_string_equal(p.v[K_TARGET].value, "/dev/vdb");
+	profile_free(&p);
+	conf_free(&c);
+	free(text);
+	/* One more: an error, once, at the last one's inherit line. */
+	text = deep_chain(CONF_MAX_INHERIT);
+	assert_int_equal(parse_text(&c, text), -EINVAL);
+	assert_true(has_error(&c, "t.conf:130: key 'inherit': profile 'p64' inherits through 65 profiles, more than 64: p64 -> p63 -> p62 -> ", "-> p1 -> default"));
+	assert_int_equal(c.nerr, 1);
+	conf_free(&c);
+	free(text);
+}
+
 static void test_default_loop(void **state)
 {
 	struct conf c = parse("[default]\ninherit = x\n[x]\n");
@@ -675,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_key_suggests),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_inheritance_errors),
+		cmocka_unit_test(test_inheritance_depth),
 		cmocka_unit_test(test_default_loop),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_overlong_and_binary),

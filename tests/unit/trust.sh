@@ -267,3 +267,18 @@ check "... says it is no regular file, makes no key" \
 	sh -c "grep -q '$T/fifo.pass: not a regular file (a FIFO)' '$T/err' && test -z \"\$(ls -A '$T/keys7')\""
 expect_rc "--setup-key --passphrase-file /dev/zero: refused at once (exit 1)" 1 \
 	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf min --passphrase-file /dev/zero
+
+# ---- 8. An inheritance chain deeper than the limit is an error naming
+# it, not a cut that resolves the profile without [default]'s target.
+{
+	printf '[default]\nwriter = file\ntarget = %s\n' "$T/full6"
+	printf '[p1]\ninherit = default\n'
+	for i in $(seq 2 70); do printf '[p%d]\ninherit = p%d\n' "$i" $((i - 1)); done
+} >"$T/deep.conf"
+fake_tree
+expect_rc "inheritance 71 profiles deep: exit 3" 3 \
+	"$HIB" -c "$T/deep.conf" --configfs "$CFS" -p p70 --test -f -n
+check "... names the chain and the limit, at p64's inherit line" grep -q \
+	"^hibernate: $T/deep.conf:131: key 'inherit': profile 'p64' inherits through 65 profiles, more than 64: p64 -> p63 -> p62 -> .* -> p1 -> default" "$T/err"
+check "... blames no profile for a missing target" sh -c "! grep -q 'no target' '$T/err'"
+expect_rc "... --list-profiles says so too (exit 3)" 3 "$HIB" -c "$T/deep.conf" --list-profiles
