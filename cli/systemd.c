@@ -24,11 +24,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "cfs.h"
 #include "common.h"
 #include "perm.h"
 #include "profile.h"
 #include "spawn.h"
+#include "strutil.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */
@@ -274,23 +276,69 @@ int hib_dropin_text(const struct hib_ctl *ctl, const char *self,
 }
 
 /*
+ * Every --set as a dry run takes it, on profile P (the one installed when
+ * it resolves, else the built-in defaults): the key and its value
+ * (profile_override(), exit 2), a word no module offers (exit 3), an
+ * encryption the --set leaves without a key (exit 3).  0, or that exit
+ * status, said; a drop-in with a --set the run would refuse would only
+ * fail in the journal at every hibernation.
+ */
+static int check_sets(const struct hib_ctl *ctl, struct profile *p)
+{
+	char err[CONF_MAX_LINE + 256], name[64];
+	struct caps caps;
+	int i, k;
+
+	for (i = 0; i < ctl->nsets; i++) {
+		if (profile_override(p, ctl->sets[i], err, sizeof(err))) {
+			hib_err("%s; nothing was installed", err);
+			return HIB_EXIT_USAGE;
+		}
+	}
+	/* As check_words() in a dry run before the module is loaded. */
+	caps_builtin(&caps);
+	for (k = 0; k < CONF_KERNEL_KEYS; k++) {
+		const char *list = caps_list_for_key(&caps, k);
+		const char *val = p->owned[k];
+
+		if (!val || !list)
+			continue;
+		if (k == K_COMPRESSOR)
+			val = conf_compressor_name(val, name, sizeof(name));
+		if (word_in_list(val, list))
+			continue;
+		hib_err("--set: key '%s': '%s' is not offered by the suspend2 module (it offers: %s); nothing was installed",
+			conf_keys[k].name, val, list);
+		return HIB_EXIT_CONFIG;
+	}
+	if ((p->owned[K_ENCRYPTION] || p->owned[K_KEY]) &&
+	    profile_check_key(p, err, sizeof(err))) {
+		hib_err("%s; nothing was installed", err);
+		return HIB_EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/*
  * The drop-in is written whatever the configuration says (it may be
  * fixed later), but a profile that cannot work now is worth a warning:
  * systemctl hibernate would only fail in the journal.  Not a
  * configuration others could write: root would run what it says at
- * every hibernation, so nothing is installed (HIB_EXIT_PERM).
+ * every hibernation, so nothing is installed (HIB_EXIT_PERM); nor a
+ * --set that a dry run would refuse (check_sets()).
  */
 static int check_profile(const struct hib_ctl *ctl)
 {
 	char err[CONF_MAX_LINE + 256];
 	struct profile p;
-	struct conf c;
-	bool target = false;
+	struct conf c, none;
+	bool target = false, resolved = false;
 	int i, ret;
 
 	for (i = 0; i < ctl->nsets; i++)
 		target |= !strncmp(ctl->sets[i], "target=", 7);
 	conf_init(&c);
+	conf_init(&none);
 	ret = conf_load(&c, ctl->config);
 	if (ret == -EPERM) {
 		conf_print_errors(&c);
@@ -309,13 +357,18 @@ static int check_profile(const struct hib_ctl *ctl)
 		hib_warn("%s: systemctl hibernate will fail until it exists",
 			 err);
 	} else {
+		resolved = true;
 		if (!p.v[K_TARGET].value && !target)
 			hib_warn("profile '%s' of %s has no target: systemctl hibernate will fail until you set \"target = ...\" there (see hibernate.conf(5))",
 				 ctl->profile, ctl->config);
-		profile_free(&p);
 	}
+	/* The built-in defaults when the profile cannot be had. */
+	if (!resolved)
+		conf_resolve(&none, CONF_DEFAULT_PROFILE, &p, err, sizeof(err));
+	ret = check_sets(ctl, &p);
+	profile_free(&p);
 	conf_free(&c);
-	return 0;
+	return ret;
 }
 
 /* Write TEXT to PATH.tmp, root's alone, for a rename to PATH. */

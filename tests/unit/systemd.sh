@@ -79,7 +79,7 @@ done
 
 # The hybrid-sleep drop-in adds a --set, and hibernate takes at most 16.
 sets=()
-for i in $(seq 16); do sets+=(--set "pre_x$i=a"); done
+for i in $(seq 16); do sets+=(--set "hook_timeout=$i"); done
 rm -rf "$T/etc/systemd"
 "$HIB" --install-systemd "${sets[@]}" >/dev/null 2>"$T/err"
 check "--install-systemd with 16 --set: exit 2" test $? = 2
@@ -92,8 +92,8 @@ check "... the hybrid one carries 16, which hibernate takes" \
 
 # systemd would read a blank or a % in a value: quoted and escaped.
 expect_rc "--install-systemd, a value with blanks and %" 0 \
-	"$HIB" --install-systemd -n --set 'pre_x=a b%"$'
-check "quoted for systemd" grep -qF 'ExecStart='"$REAL"' --set "pre_x=a b%%\"$$" -p default' "$T/out"
+	"$HIB" --install-systemd -n --set 'target=/a b%"$'
+check "quoted for systemd" grep -qF 'ExecStart='"$REAL"' --set "target=/a b%%\"$$" -p default' "$T/out"
 
 # Run through a symbolic link: the file itself is named.
 ln -s "$HIB" "$T/hibernate-link"

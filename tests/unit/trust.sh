@@ -282,3 +282,28 @@ check "... names the chain and the limit, at p64's inherit line" grep -q \
 	"^hibernate: $T/deep.conf:131: key 'inherit': profile 'p64' inherits through 65 profiles, more than 64: p64 -> p63 -> p62 -> .* -> p1 -> default" "$T/err"
 check "... blames no profile for a missing target" sh -c "! grep -q 'no target' '$T/err'"
 expect_rc "... --list-profiles says so too (exit 3)" 3 "$HIB" -c "$T/deep.conf" --list-profiles
+
+# ---- 9. --install-systemd checks every --set as a dry run would, and
+# installs nothing when one is refused.
+printf '[default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/i.conf"
+rm -rf "$T/etc/systemd/system"
+isd() {
+	local name=$1 want=$2
+	shift 2
+	expect_rc "--install-systemd $name: exit $want" "$want" \
+		"$HIB" --install-systemd -c "$T/i.conf" "$@"
+}
+isd "--set compresor=lz4 (a typo)" 2 --set compresor=lz4
+check "... with a did you mean" grep -q "^hibernate: --set: unknown key 'compresor' (did you mean 'compressor'?)" "$T/err"
+check "... and installs nothing" test ! -e "$D"
+isd "--set io_depth=0" 2 --set io_depth=0
+check "... says the range" grep -q "^hibernate: --set: key 'io_depth': expected a value from 1 to 1024, got '0'" "$T/err"
+isd "--set inherit=x" 2 --set inherit=x
+isd "-n --set io_depth=0 (a dry run)" 2 -n --set io_depth=0
+isd "--set compressor=brotli (no module offers it)" 3 --set compressor=brotli
+check "... says what is offered" grep -q "key 'compressor': 'brotli' is not offered by the suspend2 module" "$T/err"
+isd "--set encryption=aes-gcm without a key" 3 --set encryption=aes-gcm
+check "... says a key is needed" grep -q "encryption aes-gcm needs key = keyring:NAME" "$T/err"
+check "... and installs nothing" test ! -e "$D"
+isd "--set compressor=lz4 --set io_depth=99" 0 --set compressor=lz4 --set io_depth=99
+check "... installed with both" grep -q -- "--set compressor=lz4 --set io_depth=99" "$D"
