@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""tpmproxy: a TPM that fails on the host's word, between QEMU and swtpm.
+
+    tpmproxy.py LISTEN SWTPM_CTRL FAULT_FILE
+
+QEMU's TPM emulator backend talks to swtpm over a control socket and
+hands it the data channel (a socket) with CMD_SET_DATAFD.  This proxy
+listens on LISTEN for QEMU's control connection, relays it to swtpm's
+control socket, and gives swtpm a data socket of its own in place of
+QEMU's, so that every TPM command passes through it.  While FAULT_FILE
+exists, no command reaches swtpm: each is answered TPM_RC_INITIALIZE, as
+a TPM that came back from a sleep without TPM2_Startup answers (the
+firmware's own TPM2_Startup on the wake is refused the same way).  The
+fault is the host's: a scenario's host script creates and removes the
+file (tests/vm/README.md).
+"""
+import array
+import os
+import socket
+import struct
+import sys
+import threading
+
+CMD_SET_DATAFD = 16
+TPM_RC_INITIALIZE = 0x100
+TPM_ST_NO_SESSIONS = 0x8001
+
+
+def recv_exact(sock, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise EOFError
+        buf += chunk
+    return buf
+
+
+def data_loop(qemu, swtpm, fault_file, log):
+    """One command from QEMU, one response back, as the backend works."""
+    try:
+        while True:
+            head = recv_exact(qemu, 10)
+            size = struct.unpack(">I", head[2:6])[0]
+            body = recv_exact(qemu, max(size - 10, 0))
+            code = struct.unpack(">I", head[6:10])[0]
+            if os.path.exists(fault_file):
+                log.write("fault: command 0x%x answered TPM_RC_INITIALIZE\n" % code)
+                log.flush()
+                qemu.sendall(struct.pack(">HII", TPM_ST_NO_SESSIONS, 10,
+                                         TPM_RC_INITIALIZE))
+                continue
+            swtpm.sendall(head + body)
+            rhead = recv_exact(swtpm, 10)
+            rsize = struct.unpack(">I", rhead[2:6])[0]
+            qemu.sendall(rhead + recv_exact(swtpm, max(rsize - 10, 0)))
+    except (EOFError, OSError):
+        pass
+
+
+def main():
+    listen, swtpm_ctrl, fault_file = sys.argv[1:4]
+    log = sys.stdout
+    try:
+        os.unlink(listen)
+    except FileNotFoundError:
+        pass
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(listen)
+    server.listen(1)
+    qctrl, _ = server.accept()
+    sctrl = socket.socket(socket.AF_UNIX)
+    sctrl.connect(swtpm_ctrl)
+
+    def to_qemu():
+        try:
+            while True:
+                data = sctrl.recv(65536)
+                if not data:
+                    break
+                qctrl.sendall(data)
+        except OSError:
+            pass
+        qctrl.close()
+
+    threading.Thread(target=to_qemu, daemon=True).start()
+    fds = array.array("i")
+    while True:
+        data, anc, _, _ = qctrl.recvmsg(65536, socket.CMSG_SPACE(4 * fds.itemsize))
+        if not data:
+            break
+        qfd = None
+        for level, kind, payload in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                qfd = struct.unpack("i", payload[:4])[0]
+        if qfd is None:
+            sctrl.sendall(data)
+            continue
+        # CMD_SET_DATAFD: swtpm gets our end of a new pair, we keep QEMU's.
+        ours, theirs = socket.socketpair()
+        qemu_data = socket.socket(fileno=qfd)
+        sctrl.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                                struct.pack("i", theirs.fileno()))])
+        theirs.close()
+        threading.Thread(target=data_loop,
+                         args=(qemu_data, ours, fault_file, log),
+                         daemon=True).start()
+        log.write("data channel set (command %d)\n" % struct.unpack(">I", data[:4])[0])
+        log.flush()
+    sctrl.close()
+
+
+if __name__ == "__main__":
+    main()
