@@ -113,12 +113,10 @@ bool conf_valid_keyname(const char *s)
 		(*s >= '0' && *s <= '9'));
 }
 
+/* C0 and C1 controls: a terminal acts on them (strutil.c). */
 static bool has_control(const char *s)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
+	return str_has_control(s);
 }
 
 /* A value for a message: quoted, or said to hold control characters. */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,10 +87,43 @@ struct pstate {
 	bool skip;		/* inside a broken or duplicate section */
 };
 
+/*
+ * Profile names are case-sensitive, so [Default] is not the [default]
+ * that plain hibernate uses, nor [Laptop] the [laptop] above it: a
+ * section that differs from another, or from [default] or [acpi], only
+ * in case is a typo.  True when NAME is one (said).
+ */
+static bool case_typo(struct conf *c, const char *name, int line)
+{
+	static const char *const reserved[] = { CONF_DEFAULT_PROFILE,
+						CONF_ACPI_SECTION };
+	size_t i;
+
+	for (i = 0; i < c->nprof; i++) {
+		if (strcasecmp(c->prof[i].name, name) ||
+		    !strcmp(c->prof[i].name, name))
+			continue;
+		conf_error(c, line,
+			   "section [%s] differs from [%s] (line %d) only in case: names are case-sensitive (did you mean '[%s]'?)",
+			   name, c->prof[i].name, c->prof[i].line,
+			   c->prof[i].name);
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(reserved); i++) {
+		if (strcasecmp(reserved[i], name) || !strcmp(reserved[i], name))
+			continue;
+		conf_error(c, line,
+			   "section [%s] differs from [%s] only in case: names are case-sensitive (did you mean '[%s]'?)",
+			   name, reserved[i], reserved[i]);
+		return true;
+	}
+	return false;
+}
+
 static void parse_section(struct conf *c, struct pstate *st, char *s,
 			  int line)
 {
-	char *end = strchr(s, ']'), *name, *rest;
+	char *end = strchr(s, ']'), *name, *rest, esc[CONF_MAX_LINE];
 	const struct conf_profile *old;
 
 	st->prof = NULL;
@@ -102,16 +136,19 @@ static void parse_section(struct conf *c, struct pstate *st, char *s,
 	*end = '\0';
 	rest = str_trim(end + 1);
 	if (*rest && *rest != '#' && *rest != ';') {
-		conf_error(c, line, "unexpected text after ']': '%s'", rest);
+		conf_error(c, line, "unexpected text after ']': '%s'",
+			   str_escape(rest, esc, sizeof(esc)));
 		return;
 	}
 	name = str_trim(s + 1);
 	if (!conf_valid_name(name)) {
 		conf_error(c, line,
 			   "expected a profile name (letters, digits, '_', '.', '-'; at most %d), got '[%s]'",
-			   CONF_NAME_MAX, name);
+			   CONF_NAME_MAX, str_escape(name, esc, sizeof(esc)));
 		return;
 	}
+	if (case_typo(c, name, line))
+		return;
 	if (!strcmp(name, CONF_ACPI_SECTION)) {
 		if (c->acpi_line) {
 			conf_error(c, line,
@@ -153,11 +190,15 @@ static void set_value(struct conf *c, struct conf_val *slot,
 static void unknown_key(struct conf *c, int line, const char *key,
 			const char *where, const char *sugg)
 {
+	char esc[CONF_MAX_LINE];
+
+	/* The key as the file has it, but no escape sequence of it. */
+	str_escape(key, esc, sizeof(esc));
 	if (sugg)
 		conf_error(c, line, "unknown key '%s'%s (did you mean '%s'?)",
-			   key, where, sugg);
+			   esc, where, sugg);
 	else
-		conf_error(c, line, "unknown key '%s'%s", key, where);
+		conf_error(c, line, "unknown key '%s'%s", esc, where);
 }
 
 static void parse_acpi_key(struct conf *c, const char *key, const char *val,
@@ -218,7 +259,7 @@ static char *strip_comment(char *val)
 
 static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 {
-	char norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
+	char norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128], esc[CONF_MAX_LINE];
 	char *eq = strchr(s, '='), *key, *val;
 	int k;
 
@@ -238,7 +279,7 @@ static void parse_key(struct conf *c, struct pstate *st, char *s, int line)
 	if (!st->prof && !st->acpi) {
 		conf_error(c, line,
 			   "key '%s' outside a section (start with '[default]')",
-			   key);
+			   str_escape(key, esc, sizeof(esc)));
 		return;
 	}
 	if (st->acpi) {
@@ -440,6 +481,9 @@ int conf_parse_buffer(struct conf *c, const char *path, const char *buf,
 		conf_error(c, l, "binary data (NUL byte): not a text file");
 		return -EINVAL;
 	}
+	/* A UTF-8 byte-order mark (some editors write one) is no text. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;

@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "profile.h"
+#include "strutil.h"
 
 /* The values the command acts on, from whichever layer set the key. */
 static void derive(struct profile *p)
@@ -33,8 +34,11 @@ int conf_resolve(const struct conf *c, const char *name, struct profile *p,
 	if (!cp && strcmp(name, CONF_DEFAULT_PROFILE)) {
 		const char *s = conf_suggest_profile(c, name);
 
+		char esc[4 * CONF_NAME_MAX + 8];
+
 		snprintf(err, errlen, "%s: no profile '%s'%s%s%s (see --list-profiles)",
-			 c->path ? c->path : "config", name,
+			 c->path ? c->path : "config",
+			 str_escape(name, esc, sizeof(esc)),
 			 s ? " (did you mean '" : "", s ? s : "",
 			 s ? "'?)" : "");
 		return -ENOENT;
@@ -89,6 +93,7 @@ int profile_override(struct profile *p, const char *assignment,
 		     char *err, size_t errlen)
 {
 	char key[64], norm[CONF_MAX_LINE], why[CONF_MAX_LINE + 128];
+	char esc[256];
 	const char *eq = strchr(assignment, '='), *sugg;
 	size_t klen;
 	int k;
@@ -96,7 +101,7 @@ int profile_override(struct profile *p, const char *assignment,
 	if (!eq || eq == assignment ||
 	    (size_t)(eq - assignment) >= sizeof(key)) {
 		snprintf(err, errlen, "--set: expected KEY=VALUE, got '%s'",
-			 assignment);
+			 str_escape(assignment, esc, sizeof(esc)));
 		return -EINVAL;
 	}
 	klen = eq - assignment;
@@ -107,7 +112,8 @@ int profile_override(struct profile *p, const char *assignment,
 	    k == K_POST_RESUME) {
 		sugg = k < 0 ? conf_suggest_key(key) : NULL;
 		snprintf(err, errlen, "--set: %s key '%s'%s%s%s",
-			 k < 0 ? "unknown" : "cannot override", key,
+			 k < 0 ? "unknown" : "cannot override",
+			 str_escape(key, esc, sizeof(esc)),
 			 sugg ? " (did you mean '" : "", sugg ? sugg : "",
 			 sugg ? "'?)" : "");
 		return -EINVAL;

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,4 +275,55 @@ bool word_in_list(const char *word, const char *list)
 			p++;
 	}
 	return false;
+}
+
+/* A C1 control (U+0080 to U+009F) in UTF-8: C2 80 to C2 9F. */
+static bool c1_control(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+}
+
+/*
+ * Whether S holds a byte a terminal acts on: a C0 control, DEL, or a C1
+ * control (U+009B is a CSI to many terminals, as ESC [ is).
+ */
+bool str_has_control(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || c1_control(p))
+			return true;
+	return false;
+}
+
+/*
+ * S for a message, its controls written out (\x1b, \u009b) so that what
+ * a file says never reaches the terminal as an escape sequence; cut to
+ * BUF's size on a whole character.  Returns BUF.
+ */
+const char *str_escape(const char *s, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t used = 0;
+	char one[8];
+	int n;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			n = snprintf(one, sizeof(one), "\\x%02x", *p);
+		else if (c1_control(p))
+			n = snprintf(one, sizeof(one), "\\u%04x", *++p);
+		else
+			n = snprintf(one, sizeof(one), "%c", *p);
+		if (used + n + 1 > len)
+			break;
+		memcpy(buf + used, one, n + 1);
+		used += n;
+	}
+	utf8_cut_partial(buf);
+	return buf;
 }

@@ -18,5 +18,7 @@ size_t utf8_char_len(const char *s, size_t len);
 void utf8_cut_partial(char *s);
 bool str_is_word(const char *s);
 bool word_in_list(const char *word, const char *list);
+bool str_has_control(const char *s);
+const char *str_escape(const char *s, char *buf, size_t len);
 
 #endif

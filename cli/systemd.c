@@ -430,7 +430,7 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 	}
 	if (!profile_name_ok(ctl->profile)) {
 		hib_err("--install-systemd: bad profile name '%s'",
-			ctl->profile);
+			str_escape(ctl->profile, text, sizeof(text)));
 		return HIB_EXIT_USAGE;
 	}
 	/* The hybrid-sleep drop-in adds one, and hibernate takes no more. */

@@ -220,6 +220,63 @@ static void test_inheritance_depth(void **state)
 	free(text);
 }
 
+/* No error holds a control byte, or a C1 control (U+0080 to U+009F). */
+static bool errors_clean(const struct conf *c)
+{
+	const unsigned char *e;
+	size_t i;
+
+	for (i = 0; i < c->nerr; i++)
+		for (e = (const unsigned char *)c->errors[i]; e && *e; e++)
+			if (*e < 0x20 || *e == 0x7f ||
+			    (e[0] == 0xc2 && e[1] >= 0x80 && e[1] <= 0x9f))
+				return false;
+	return true;
+}
+
+/*
+ * Keys and names from the file reach the terminal escaped (an escape
+ * sequence in a key would otherwise clear the screen or retitle the
+ * window); a UTF-8 byte-order mark is no text; a section that differs
+ * from another, or from [default] and [acpi], only in case is a typo.
+ */
+static void test_hostile_names(void **state)
+{
+	struct conf c;
+
+	(void)state;
+	assert_int_equal(parse_text(&c, "[default]\nco\x1b[31mmpressor = lz4\n"
+				    "\x1b]0;owned\x07 = 1\n[x\x1b[2J]\n"
+				    "[y] \x1b[H\n[acpi]\nli\xc2\x9b" "d = no\n"), -EINVAL);
+	assert_true(errors_clean(&c));
+	assert_true(has_error(&c, "t.conf:2: unknown key 'co\\x1b[31mmpressor'", NULL));
+	assert_true(has_error(&c, "t.conf:3: unknown key '\\x1b]0;owned\\x07'", NULL));
+	assert_true(has_error(&c, "t.conf:4: expected a profile name", "'[x\\x1b[2J]'"));
+	assert_true(has_error(&c, "t.conf:5: unexpected text after ']': '\\x1b[H'", NULL));
+	assert_true(has_error(&c, "t.conf:7: unknown key 'li\\u009bd' in [acpi]", NULL));
+	conf_free(&c);
+	/* A byte-order mark before the first section. */
+	assert_int_equal(parse_text(&c, "\xef\xbb\xbf" "[default]\ntarget = /dev/vdb\n"), 0);
+	assert_int_equal(c.nprof, 1);
+	assert_string_equal(c.prof[0].name, "default");
+	assert_string_equal(c.prof[0].v[K_TARGET].value, "/dev/vdb");
+	conf_free(&c);
+	/* Only at the start: elsewhere it is no blank. */
+	assert_int_equal(parse_text(&c, "[default]\n\xef\xbb\xbf" "target = /dev/vdb\n"), -EINVAL);
+	conf_free(&c);
+	/* Case. */
+	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[Laptop]\n"), -EINVAL);
+	assert_true(has_error(&c, "t.conf:3: section [Laptop] differs from [laptop] (line 2) only in case: names are case-sensitive (did you mean '[laptop]'?)", NULL));
+	conf_free(&c);
+	assert_int_equal(parse_text(&c, "[Default]\ntarget = /dev/vdb\n[ACPI]\n"), -EINVAL);
+	assert_true(has_error(&c, "t.conf:1: section [Default] differs from [default] only in case: names are case-sensitive (did you mean '[default]'?)", NULL));
+	assert_true(has_error(&c, "t.conf:3: section [ACPI] differs from [acpi] only in case", NULL));
+	conf_free(&c);
+	/* Names that merely look alike are no typo of case. */
+	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[laptop2]\n"), 0);
+	conf_free(&c);
+}
+
 static void test_default_loop(void **state)
 {
 	struct conf c = parse("[default]\ninherit = x\n[x]\n");
@@ -722,6 +779,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_inheritance_errors),
 		cmocka_unit_test(test_inheritance_depth),
+		cmocka_unit_test(test_hostile_names),
 		cmocka_unit_test(test_default_loop),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_overlong_and_binary),

@@ -307,3 +307,20 @@ check "... says a key is needed" grep -q "encryption aes-gcm needs key = keyring
 check "... and installs nothing" test ! -e "$D"
 isd "--set compressor=lz4 --set io_depth=99" 0 --set compressor=lz4 --set io_depth=99
 check "... installed with both" grep -q -- "--set compressor=lz4 --set io_depth=99" "$D"
+
+# ---- 11. What the file says reaches the terminal escaped; a byte-order
+# mark is skipped; a section name that differs only in case is a typo.
+printf '[default]\nco\033]0;owned\007mpressor = lz4\n[x\033[2J]\n' >"$T/esc.conf"
+expect_rc "escape sequences in a key and a section name: exit 3" 3 \
+	"$HIB" -c "$T/esc.conf" --list-profiles
+check "... no control byte reaches the terminal" \
+	sh -c "! LC_ALL=C grep -q '[[:cntrl:]]' '$T/err'"
+check "... the key shown escaped" grep -qF "unknown key 'co\\x1b]0;owned\\x07mpressor'" "$T/err"
+printf '\357\273\277[default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/bom.conf"
+fake_tree
+expect_rc "a configuration starting with a UTF-8 byte-order mark: the dry run exits 0" 0 \
+	"$HIB" -c "$T/bom.conf" --configfs "$CFS" --test -f -n
+check "... and its [default] is the profile" grep -qx "$CFS/profiles/default/target = $T/full6" "$T/out"
+printf '[Default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/case.conf"
+expect_rc "[Default]: exit 3" 3 "$HIB" -c "$T/case.conf" --configfs "$CFS" --test -f -n
+check "... did you mean [default]" grep -q "case.conf:1: section \[Default\] differs from \[default\] only in case: names are case-sensitive (did you mean '\[default\]'?)" "$T/err"
