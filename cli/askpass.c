@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +40,13 @@ static volatile sig_atomic_t saved_fd = -1;
 static const int stop_signals[] = { SIGTSTP, SIGTTIN, SIGTTOU };
 static struct sigaction saved_stop_actions[ARRAY_SIZE(stop_signals)];
 static volatile sig_atomic_t stop_signal;
+/*
+ * The stop signals stay blocked at the prompt but for the wait for a
+ * key (ppoll() unblocks them atomically): one that comes while the
+ * prompt is written is taken there, not missed before a read that would
+ * then wait for ever.
+ */
+static sigset_t saved_mask, wait_mask;
 
 static void note_stop(int sig)
 {
@@ -66,8 +74,9 @@ static void guard_tty(int fd, const struct termios *old)
 {
 	struct sigaction sa = { .sa_handler = restore_and_die,
 				.sa_flags = SA_RESETHAND };
-	/* No SA_RESTART: the read returns EINTR, and the stop is handled. */
+	/* No SA_RESTART: the wait returns EINTR, and the stop is handled. */
 	struct sigaction stop = { .sa_handler = note_stop };
+	sigset_t block;
 	size_t i;
 
 	saved_tty = *old;
@@ -80,11 +89,19 @@ static void guard_tty(int fd, const struct termios *old)
 			sigaction(fatal_signals[i], &sa, NULL);
 	}
 	sigfillset(&stop.sa_mask);
+	sigemptyset(&block);
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++) {
 		sigaction(stop_signals[i], NULL, &saved_stop_actions[i]);
-		if (saved_stop_actions[i].sa_handler == SIG_DFL)
+		if (saved_stop_actions[i].sa_handler == SIG_DFL) {
 			sigaction(stop_signals[i], &stop, NULL);
+			sigaddset(&block, stop_signals[i]);
+		}
 	}
+	sigprocmask(SIG_BLOCK, &block, &saved_mask);
+	wait_mask = saved_mask;
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (sigismember(&block, stop_signals[i]))
+			sigdelset(&wait_mask, stop_signals[i]);
 }
 
 static void unguard_tty(void)
@@ -98,6 +115,7 @@ static void unguard_tty(void)
 		if (saved_stop_actions[i].sa_handler == SIG_DFL)
 			sigaction(stop_signals[i], &saved_stop_actions[i],
 				  NULL);
+	sigprocmask(SIG_SETMASK, &saved_mask, NULL);
 	saved_fd = -1;
 }
 
@@ -110,6 +128,7 @@ static void unguard_tty(void)
 static void stop_at_prompt(int fd, const struct termios *old,
 			   const struct termios *quiet)
 {
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, ours;
 	int sig = stop_signal;
 	sigset_t one, was;
 	ssize_t n;
@@ -118,14 +137,14 @@ static void stop_at_prompt(int fd, const struct termios *old,
 	tcsetattr(fd, TCSAFLUSH, old);
 	n = write(fd, "\n", 1);
 	(void)n;
-	signal(sig, SIG_DFL);
+	sigaction(sig, &dfl, &ours);
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	sigprocmask(SIG_UNBLOCK, &one, &was);
 	kill(getpid(), sig);
 	/* Here after SIGCONT (fg), or at once where stops are ignored. */
 	sigprocmask(SIG_SETMASK, &was, NULL);
-	signal(sig, note_stop);
+	sigaction(sig, &ours, NULL);
 	tcsetattr(fd, TCSAFLUSH, quiet);
 }
 
@@ -208,12 +227,19 @@ static int read_line(struct askpass *a, char *buf)
 	char c;
 
 	for (;;) {
-		ssize_t r = read(a->fd, &c, 1);
+		struct pollfd pfd = { .fd = a->fd, .events = POLLIN };
+		ssize_t r;
 
-		if (r < 0 && errno == EINTR && a->tty && stop_signal) {
+		/* The terminal: wait with the stop signals let through. */
+		if (a->tty && ppoll(&pfd, 1, NULL, &wait_mask) < 0) {
+			if (errno != EINTR)
+				return -errno;
+			if (!stop_signal)
+				continue;
 			sodium_memzero(buf, ASKPASS_MAX);
 			return -EINTR;
 		}
+		r = read(a->fd, &c, 1);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
