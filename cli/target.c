@@ -67,6 +67,29 @@ static int soft_fail(struct run *r, const char *msg)
 	return soft_fail_hint(r, msg, NULL);
 }
 
+/*
+ * Whatever the writer: a block device that holds a mounted filesystem
+ * (itself, a partition, a device stacked on it) is never the target,
+ * and no hint for it may advise what would destroy that filesystem
+ * (mkswap, swapon): refused first, with what is mounted where.  PATH
+ * is the target resolved; 0 when it is no such device.
+ */
+static int refuse_mounted(struct run *r, const char *path)
+{
+	char why[1024];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode) ||
+	    !check_dev_mounted(&check_sys_default, st.st_rdev, why,
+			       sizeof(why)))
+		return 0;
+	hib_err("target %s is in use: %s; it holds a mounted filesystem, which the image would destroy: no overwrite_in_use, force = 1 or --force writes over it; choose another target (an unused partition, or swapon --show for the active swap areas)",
+		path, why);
+	note(r, "check: target %s: %s: FAILED, overwrite_in_use cannot confirm a mounted filesystem",
+	     path, why);
+	return HIB_EXIT_FAILURE;
+}
+
 static bool file_writer(const struct run *r)
 {
 	const char *w = r->prof.v[K_WRITER].value;
@@ -116,6 +139,9 @@ int swap_on_demand(struct run *r, bool on)
 		     path);
 		return 0;
 	}
+	/* Never "run mkswap" for a mounted filesystem. */
+	if (refuse_mounted(r, path))
+		return HIB_EXIT_FAILURE;
 	/* swapon(2) would say only EINVAL; say what is missing. */
 	if (check_has_swap_signature(path, why, sizeof(why))) {
 		hib_err("swap_on_demand: %s %s", path, why);
@@ -441,6 +467,12 @@ int check_target(struct run *r, bool need_room)
 	note(r, "check: target %s%s%s: exists", tv->value,
 	     strcmp(tv->value, r->target) ? " -> " : "",
 	     strcmp(tv->value, r->target) ? r->target : "");
+	/* bdev: check_in_use() below says more (swap, holders). */
+	if (S_ISBLK(st.st_mode) && strcmp(r->prof.v[K_WRITER].value, "bdev")) {
+		ret = refuse_mounted(r, r->target);
+		if (ret)
+			return ret;
+	}
 	if (!S_ISBLK(st.st_mode) && !(S_ISREG(st.st_mode) && file_writer(r))) {
 		snprintf(msg, sizeof(msg), "target %s is not a %s", r->target,
 			 file_writer(r) ? "regular file" : "block device");

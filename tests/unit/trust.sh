@@ -324,3 +324,22 @@ check "... and its [default] is the profile" grep -qx "$CFS/profiles/default/tar
 printf '[Default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/case.conf"
 expect_rc "[Default]: exit 3" 3 "$HIB" -c "$T/case.conf" --configfs "$CFS" --test -f -n
 check "... did you mean [default]" grep -q "case.conf:1: section \[Default\] differs from \[default\] only in case: names are case-sensitive (did you mean '\[default\]'?)" "$T/err"
+
+# ---- 3. No hint advises a destructive command (mkswap, swapon) for a
+# device holding a mounted filesystem, whatever the writer.
+if [[ -n $rootnode ]]; then
+	for extra in "" "swap_on_demand = yes"; do
+		printf '[default]\nwriter = swap\ntarget = %s\n%s\n' "$rootnode" "$extra" >"$T/sw.conf"
+		fake_tree
+		expect_rc "writer = swap on the mounted root disk${extra:+, $extra}: the dry run exits 1" 1 \
+			"$HIB" -c "$T/sw.conf" --configfs "$CFS" --test -n
+		check "... says it is mounted" grep -q "target $rootnode is in use: .*is mounted on /; it holds a mounted filesystem" "$T/err"
+		check "... and advises neither mkswap nor swapon on it" \
+			sh -c "! grep -q 'mkswap\|swapon $rootnode\|swapon(2)' '$T/err'"
+		expect_rc "... the real run exits 1 too, with --force" 1 \
+			"$HIB" -c "$T/sw.conf" --configfs "$CFS" --test -f
+		check "... nothing written" test ! -s "$CFS/action"
+	done
+else
+	skip "root is not on a block device here: writer = swap on the mounted root disk"
+fi
