@@ -52,11 +52,13 @@ check "force = yes written as 1" \
 	grep -qx "$CFS/profiles/default/force = 1" "$T/out"
 
 # A block device that is not active swap: --force cannot help, so the
-# message says what does.
+# message says what does.  Not one holding a mounted filesystem: that
+# is refused first, and no hint names swapon for it (trust.sh).
 blk=
 for d in /sys/class/block/*; do
 	n=/dev/$(basename "$d")
-	if [[ -b $n ]] && ! grep -q "^$n " /proc/swaps; then
+	if [[ -b $n ]] && ! grep -q "^$n " /proc/swaps &&
+		[[ -z $(lsblk -nro MOUNTPOINT "$n" 2>/dev/null | tr -d '\n') ]]; then
 		blk=$n
 		break
 	fi
