@@ -89,7 +89,7 @@ export VM_BUILD VM_MODULES
 # setup (identify_cpu) hits a lock KASAN does not know yet.  Not ours;
 # ignored only before the guest's init has started.
 VM_KERNEL_EARLY_KNOWN='BUG: KASAN: wild-memory-access in do_raw_spin_lock'
-VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|WARNING: possible|suspicious RCU usage|list_(add|del) corruption|unreferenced object|suspected memory leak|Redzone overwritten|Poison overwritten|Object already free|general protection fault'
+VM_KERNEL_TROUBLE='BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|WARNING: possible|suspicious RCU usage|list_(add|del) corruption|unreferenced object|suspected memory leak|kmemleak: .*disabled|Redzone overwritten|Poison overwritten|Object already free|general protection fault'
 
 vm_log() { echo "vm: $*" >&2; }
 

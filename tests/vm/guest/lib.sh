@@ -35,18 +35,67 @@ demo() {
 	say "DEMO $*"
 }
 
+# kmemleak_scan -- on a kernel built with kmemleak (the debug kernel,
+# CONFIG_DEBUG_KMEMLEAK: its parameters are in /sys/module/kmemleak,
+# whether it runs or not), scan for leaks now.  An object is reported only
+# when two scans in a row found it unreferenced, hence two scans.
+# Returns 0 with KML_LEAKS, the number of suspected leaks; 1 when the
+# kernel has no kmemleak; 2 when it has one but no scan could be made
+# (KML_WHY says why: kmemleak switched itself off after an error, or was
+# turned off, and refuses to scan; its debugfs file is missing; debugfs
+# is locked down).  A scan that could not run is never "0 leaks".
+kmemleak_scan() {
+	_kml=/sys/kernel/debug/kmemleak
+	KML_LEAKS= KML_WHY=
+	[ -d /sys/module/kmemleak ] || return 1
+	[ -e $_kml ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	if [ ! -e $_kml ]; then
+		KML_WHY="no $_kml (debugfs: $(grep -c ' debugfs ' /proc/mounts) mount(s))"
+		return 2
+	fi
+	for _i in 1 2; do
+		if ! _err=$( { echo scan > $_kml; } 2>&1 ); then
+			KML_WHY="echo scan > $_kml: ${_err##*: }"
+			return 2
+		fi
+	done
+	# grep -c: status 1 with a count of 0, 2 when the file cannot be read.
+	KML_LEAKS=$(grep -c '^unreferenced object' $_kml 2>/tmp/kml.err)
+	if [ $? -gt 1 ] || [ -z "$KML_LEAKS" ]; then
+		KML_WHY="cannot read $_kml: $(cat /tmp/kml.err)"
+		return 2
+	fi
+	return 0
+}
+
+# locked_down -- the kernel is locked down (integrity or confidentiality),
+# which locks debugfs, kmemleak's file with it.
+locked_down() {
+	[ -e /sys/kernel/security/lockdown ] ||
+		mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+	grep -q -e '\[integrity\]' -e '\[confidentiality\]' \
+		/sys/kernel/security/lockdown 2>/dev/null
+}
+
 # kmemleak_report -- on a kernel with kmemleak (the debug kernel): scan
 # now and print every suspected leak on the console, where the host's
-# trouble scan finds "unreferenced object".  An object is reported only
-# when two scans in a row found it unreferenced, hence two scans.
+# trouble scan finds "unreferenced object".  A scan that cannot run fails
+# the boot (result kmemleak), but under lockdown, where debugfs is closed
+# by design (f-lockdown's boot 2).
 kmemleak_report() {
-	_kml=/sys/kernel/debug/kmemleak
-	[ -e $_kml ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	[ -w $_kml ] || return 0
-	echo scan > $_kml
-	echo scan > $_kml
-	_n=$(grep -c '^unreferenced object' $_kml)
-	say "kmemleak: scan at the end of boot: $_n suspected leak(s)"
+	kmemleak_scan
+	case $? in
+	1) return 0 ;;
+	2)
+		if locked_down; then
+			say "kmemleak: no scan at the end of boot: $KML_WHY; the kernel is locked down ($(cat /sys/kernel/security/lockdown)), which closes debugfs"
+		else
+			result kmemleak FAIL "no leak scan at the end of this boot on a kernel built with kmemleak: $KML_WHY (see the console for kmemleak's own lines)"
+		fi
+		return 0
+		;;
+	esac
+	say "kmemleak: scan at the end of boot: $KML_LEAKS suspected leak(s)"
 	head -n 200 $_kml | while IFS= read -r _l; do say "kmemleak: $_l"; done
 }
 
