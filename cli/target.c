@@ -83,7 +83,7 @@ static int refuse_mounted(struct run *r, const char *path)
 	    !check_dev_mounted(&check_sys_default, st.st_rdev, why,
 			       sizeof(why)))
 		return 0;
-	hib_err("target %s is in use: %s; it holds a mounted filesystem, which the image would destroy: no overwrite_in_use, force = 1 or --force writes over it; choose another target (an unused partition, or swapon --show for the active swap areas)",
+	hib_err("target %s is in use: %s; it holds a mounted filesystem, which the image would destroy: no overwrite_in_use, force = 1 or --force writes over it; choose another target (an unused partition, or one of the active swap areas swapon --show lists)",
 		path, why);
 	note(r, "check: target %s: %s: FAILED, overwrite_in_use cannot confirm a mounted filesystem",
 	     path, why);
@@ -274,7 +274,7 @@ static int check_in_use(struct run *r, const struct stat *st)
 {
 	const struct prof_val *ov = &r->prof.v[K_OVERWRITE_IN_USE];
 	const char *force = r->prof.v[K_FORCE].value;
-	char why[1024], mounted[1024], other[PATH_MAX];
+	char why[1024], other[PATH_MAX];
 	struct stat ost;
 	bool named;
 
@@ -298,21 +298,15 @@ static int check_in_use(struct run *r, const struct stat *st)
 		snprintf(why, sizeof(why),
 			 "the kernel says it is busy (a filesystem such as btrfs or ZFS, or a driver, holds it)");
 	}
-	if (check_dev_mounted(&check_sys_default, st->st_rdev, mounted,
-			      sizeof(mounted))) {
-		hib_err("target %s is in use: %s; it holds a mounted filesystem, which the image would destroy: no overwrite_in_use, force = 1 or --force writes over it; unmount it (and take it out of /etc/fstab) first, or choose another target",
-			r->target, mounted);
-		note(r, "check: target %s: %s: FAILED, overwrite_in_use cannot confirm a mounted filesystem",
-		     r->target, mounted);
+	if (refuse_mounted(r, r->target))
 		return HIB_EXIT_FAILURE;
-	}
 	named = ov->value && !sys_resolve_target(ov->value, other,
 						 sizeof(other)) &&
 		!stat(other, &ost) && S_ISBLK(ost.st_mode) &&
 		ost.st_rdev == st->st_rdev;
 	if (named && !strcmp(force, "1")) {
 		hib_alert("target %s is in use (%s); writing the image there anyway, as overwrite_in_use names it: what is on it is lost",
-			 r->target, why);
+			  r->target, why);
 		note(r, "check: target %s in use (%s): confirmed by overwrite_in_use",
 		     r->target, why);
 		return 0;
