@@ -136,6 +136,7 @@ fi
 # (exit 2) before it does anything.
 E=$T/etc/systemd/system-sleep
 mkdir -p "$E"
+# shellcheck disable=SC2016 # the hook's own $1 and $2
 printf '#!/bin/sh\necho "$1 $2" >>%s\n' "$T/slept" >"$E/10mark"
 chmod 0755 "$E/10mark"
 rm -f "$T/slept"
