@@ -120,6 +120,8 @@ static void boundary_and_random(void **state)
 	fz_boundary_pass(NULL, im, &st);
 	printf("format fuzz: boundary pass: %lu images tried, %lu refused, %lu accepted, %lu failures\n",
 	       st.tried, st.refused, st.accepted, st.failures);
+	/* Every field, page and value it should have tried, no fewer. */
+	assert_int_equal(st.tried, fz_boundary_count(im));
 	failures = st.failures;
 	memset(&st, 0, sizeof(st));
 	fz_random(NULL, im, seed ? seed : 1, rounds, &st);

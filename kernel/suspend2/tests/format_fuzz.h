@@ -555,6 +555,44 @@ static void fz_boundary_pass(void *ctx, struct fz_image *im,
 	}
 }
 
+/*
+ * How many images fz_boundary_pass() must try, counted apart from its loop
+ * and its statistics: for each field on each page it is on, 3 for a string
+ * (zeros, unterminated, other), and for an integer every boundary value
+ * but those that, cut to the field's width, are what the valid image holds
+ * there already.  0 when fz_values() gives another number of values.
+ */
+static unsigned long fz_boundary_count(struct fz_image *im)
+{
+	u64 values[FZ_NR_VALUES];
+	unsigned long n = 0;
+	unsigned int fi, vi;
+	int k, pages;
+
+	fz_build(im);
+	for (fi = 0; fi < ARRAY_SIZE(fz_fields); fi++) {
+		const struct fz_field *f = &fz_fields[fi];
+		u64 mask = f->size < 8 ? BIT_ULL(8 * f->size) - 1 : ~0ULL;
+
+		pages = f->part == FZ_INDEX ? FZ_NR_INDEX : 1;
+		if (f->size > 8) {
+			n += 3 * pages;
+			continue;
+		}
+		for (k = 0; k < pages; k++) {
+			u64 held = 0;
+
+			if (fz_values(im, k, values) != FZ_NR_VALUES)
+				return 0;
+			memcpy(&held, fz_field_ptr(im, f, k), f->size);
+			for (vi = 0; vi < FZ_NR_VALUES; vi++)
+				if ((values[vi] & mask) != held)
+					n++;
+		}
+	}
+	return n;
+}
+
 /* xorshift64*: a failing seed reproduces. */
 static u64 fz_rand(u64 *s)
 {

@@ -339,6 +339,8 @@ static void s2_format_fuzz(struct kunit *test)
 	tried = st.tried;
 	kunit_info(test, "format fuzz: boundary pass: %lu images tried, %lu refused, %lu accepted, %lu failures\n",
 		   st.tried, st.refused, st.accepted, st.failures);
+	/* Every field, page and value it should have tried, no fewer. */
+	KUNIT_EXPECT_EQ(test, st.tried, fz_boundary_count(im));
 	memset(&st, 0, sizeof(st));
 	fz_random(test, im, fuzz_seed ? fuzz_seed : 1, fuzz_rounds, &st);
 	kunit_info(test, "format fuzz: random pass (seed %#lx): %lu images tried, %lu refused, %lu accepted, %lu failures\n",
