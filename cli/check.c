@@ -222,16 +222,60 @@ static int open_target(const char *path, char *why, size_t len)
 	return fd;
 }
 
+/*
+ * What swapon(2) refuses in a swap file (iomap_swapfile_activate()): a
+ * hole, blocks not allocated yet, inline or shared (reflinked) data,
+ * anywhere in its first SIZE bytes.  Unwritten (preallocated) extents are
+ * swap like any other: swap writes them through the block device.
+ */
+int check_extents_swap(const struct fiemap_extent *ext, size_t n,
+		       uint64_t size, char *why, size_t len)
+{
+	const uint32_t bad = CHECK_BAD_EXTENT & ~FIEMAP_EXTENT_UNWRITTEN;
+	uint64_t need = size / CHECK_PAGE * CHECK_PAGE, next = 0;
+	size_t i;
+
+	for (i = 0; i < n && next < need; i++) {
+		const struct fiemap_extent *e = &ext[i];
+
+		if (e->fe_logical > next)
+			break;
+		if (e->fe_flags & bad) {
+			snprintf(why, len,
+				 "has %s at byte %llu, which swapon(2) refuses in a swap file; make the swap file again without it: dd if=/dev/zero of=FILE bs=1M count=MIB, then mkswap FILE",
+				 extent_problem(e->fe_flags),
+				 (unsigned long long)e->fe_logical);
+			return -EINVAL;
+		}
+		if (e->fe_logical + e->fe_length > next)
+			next = e->fe_logical + e->fe_length;
+	}
+	if (next >= need)
+		return 0;
+	snprintf(why, len,
+		 "has a hole at byte %llu (a sparse file, as truncate or cp --sparse make it), and swapon(2) refuses a swap file with holes; make it again written in full: dd if=/dev/zero of=FILE bs=1M count=MIB, then mkswap FILE",
+		 (unsigned long long)next);
+	return -EINVAL;
+}
+
 int check_swapfile_header(const char *path, char *why, size_t len)
 {
 	struct fiemap_extent *ext = NULL;
+	struct stat st;
 	long n;
 	int fd, ret;
 
 	fd = open_target(path, why, len);
 	if (fd < 0)
 		return fd;
-	n = file_extents(fd, CHECK_PAGE, &ext);
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		snprintf(why, len, "cannot stat it: %s", strerror(errno));
+		close(fd);
+		return ret;
+	}
+	/* The whole file: a hole past the first page fails swapon too. */
+	n = file_extents(fd, FIEMAP_MAX_OFFSET, &ext);
 	close(fd);
 	if (n < 0) {
 		snprintf(why, len,
@@ -241,6 +285,8 @@ int check_swapfile_header(const char *path, char *why, size_t len)
 		return (int)n;
 	}
 	ret = check_extents(ext, n, CHECK_PAGE, why, len);
+	if (!ret)
+		ret = check_extents_swap(ext, n, st.st_size, why, len);
 	free(ext);
 	return ret;
 }
@@ -581,4 +627,132 @@ int check_has_swap_signature(const char *path, char *why, size_t len)
 	}
 	close(fd);
 	return ret;
+}
+
+/* How deep check_dev_volatile() follows partitions and slaves/. */
+#define CHECK_VOLATILE_MAX	8
+
+/* The kernel's name of the device at sysfs directory DIR (uevent). */
+static bool dev_name(const char *dir, char *name, size_t len)
+{
+	char path[PATH_MAX + 16], line[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/uevent", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "DEVNAME=", 8))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(name, len, "%.*s", (int)(len - 1), line + 8);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* PREFIX and a number: zram0, ram0 (brd), loop0, but not loop0p1. */
+static bool name_is(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(name, prefix, n) && name[n] &&
+	       strspn(name + n, "0123456789") == strlen(name + n);
+}
+
+/* "its WHAT" after LABEL "" or "it", else "LABEL's WHAT". */
+static void owner(const char *label, char *buf, size_t len, const char *what)
+{
+	if (!*label || !strcmp(label, "it"))
+		snprintf(buf, len, "its %s", what);
+	else
+		snprintf(buf, len, "%s's %s", label, what);
+}
+
+/*
+ * One device of check_dev_volatile(), LABEL naming it from the target:
+ * itself, then the disk of a partition (sysfs puts a partition's
+ * directory inside its disk's), then what it is stacked on (slaves/).
+ */
+static int volatile_walk(const struct check_sys *sys, dev_t dev,
+			 const char *label, int depth, char *why, size_t len)
+{
+	char dir[PATH_MAX], sub[PATH_MAX + 300], lab[1024], name[300];
+	char backing[PATH_MAX];
+	const char *sp = *label ? " " : "";
+	struct dirent *de;
+	dev_t next;
+	FILE *f;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s/%u:%u", sys->sys_block, major(dev),
+		 minor(dev));
+	if (!dev_name(dir, name, sizeof(name)))
+		snprintf(name, sizeof(name), "%u:%u", major(dev), minor(dev));
+	snprintf(sub, sizeof(sub), "%s/loop", dir);
+	if (major(dev) == CHECK_LOOP_MAJOR || name_is(name, "loop") ||
+	    !access(sub, F_OK)) {
+		snprintf(sub, sizeof(sub), "%s/loop/backing_file", dir);
+		f = fopen(sub, "re");
+		if (!f || !fgets(backing, sizeof(backing), f))
+			snprintf(backing, sizeof(backing), "a file");
+		if (f)
+			fclose(f);
+		backing[strcspn(backing, "\n")] = '\0';
+		snprintf(why, len, "%s%sis a loop device (%s) over %s", label,
+			 sp, name, backing);
+		return CHECK_VOLATILE_LOOP;
+	}
+	if (name_is(name, "zram")) {
+		snprintf(why, len, "%s%sis %s, a compressed disk in RAM",
+			 label, sp, name);
+		return CHECK_VOLATILE_RAM;
+	}
+	if (major(dev) == CHECK_RAMDISK_MAJOR || name_is(name, "ram")) {
+		snprintf(why, len, "%s%sis %s, a RAM disk (brd)", label, sp,
+			 name);
+		return CHECK_VOLATILE_RAM;
+	}
+	if (depth >= CHECK_VOLATILE_MAX)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s/partition", dir);
+	if (!access(sub, F_OK)) {
+		snprintf(sub, sizeof(sub), "%s/../dev", dir);
+		if (!read_devno(sub, &next) && next != dev) {
+			owner(label, lab, sizeof(lab), "disk");
+			ret = volatile_walk(sys, next, lab, depth + 1, why,
+					    len);
+			if (ret)
+				return ret;
+		}
+	}
+	snprintf(sub, sizeof(sub), "%s/slaves", dir);
+	d = opendir(sub);
+	while (d && !ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/slaves/%s/dev", dir,
+			 de->d_name);
+		if (read_devno(sub, &next) || next == dev)
+			continue;
+		snprintf(name, sizeof(name), "underlying device %s",
+			 de->d_name);
+		owner(label, lab, sizeof(lab), name);
+		ret = volatile_walk(sys, next, lab, depth + 1, why, len);
+	}
+	if (d)
+		closedir(d);
+	return ret;
+}
+
+int check_dev_volatile(const struct check_sys *sys, dev_t dev,
+		       const char *label, char *why, size_t len)
+{
+	if (len)
+		why[0] = '\0';
+	return volatile_walk(sys, dev, label, 0, why, len);
 }

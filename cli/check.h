@@ -38,6 +38,12 @@ int check_extents(const struct fiemap_extent *ext, size_t n, uint64_t size,
  */
 int check_extents_aligned(const struct fiemap_extent *ext, size_t n,
 			  uint64_t size, char *why, size_t len);
+/*
+ * A swap file's first SIZE bytes hold no hole, and nothing else
+ * swapon(2) refuses (unwritten extents are fine): -EINVAL with WHY.
+ */
+int check_extents_swap(const struct fiemap_extent *ext, size_t n,
+		       uint64_t size, char *why, size_t len);
 bool check_swap_signature(const unsigned char *page, size_t len);
 int check_location(const char *val, char *dev, size_t devlen,
 		   uint64_t *page);
@@ -56,11 +62,29 @@ int check_dev_in_use(const struct check_sys *sys, dev_t dev, char *why,
  */
 int check_dev_mounted(const struct check_sys *sys, dev_t dev, char *why,
 		      size_t len);
+/*
+ * Does block device DEV keep what is written to it where no boot can
+ * read it back: a loop device (the initramfs sets up none, and its
+ * backing file lives on a filesystem that is not mounted while the image
+ * is read), zram or a brd RAM disk (RAM, gone with the power)?  DEV
+ * itself, the disk of a partition, or a device it is stacked on
+ * (slaves/, dm-crypt over zram), at any depth.  Returns
+ * CHECK_VOLATILE_LOOP or CHECK_VOLATILE_RAM with WHY naming it after
+ * LABEL ("is zram0, a compressed disk in RAM", "its underlying device
+ * loop0 is a loop device (loop0) over /swap.img"), else 0.
+ */
+#define CHECK_VOLATILE_LOOP	1
+#define CHECK_VOLATILE_RAM	2
+#define CHECK_LOOP_MAJOR	7
+#define CHECK_RAMDISK_MAJOR	1
+int check_dev_volatile(const struct check_sys *sys, dev_t dev,
+		       const char *label, char *why, size_t len);
 int check_has_swap_signature(const char *path, char *why, size_t len);
 /*
  * A swap file's first page, where the swapfile writer puts its signature,
  * is written and one whole page of the device (the rest is swap's own
- * map, which swapon(2) already made of whole pages).
+ * map, which swapon(2) makes of whole pages), and the file has no hole
+ * anywhere (check_extents_swap()), which swapon(2) would refuse.
  */
 int check_swapfile_header(const char *path, char *why, size_t len);
 

@@ -16,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -90,6 +91,56 @@ static int refuse_mounted(struct run *r, const char *path)
 	return HIB_EXIT_FAILURE;
 }
 
+/*
+ * A target whose pages no boot can read back, whatever the writer: a
+ * loop device (or a file on a filesystem on one), zram, a brd RAM disk,
+ * or a device stacked on one of them.  The image would be written and
+ * the machine powered off, and the next boot would find nothing;
+ * overwrite_in_use cannot change that, nor --force on the live module.  PATH is the target
+ * resolved; 0 when it is none of those.
+ */
+static int refuse_volatile(struct run *r, const char *path)
+{
+	char why[2048];
+	struct stat st;
+	bool file;
+	int kind;
+
+	if (stat(path, &st) || !(S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
+		return 0;
+	file = S_ISREG(st.st_mode);
+	/* A file on tmpfs or btrfs (no device of its own): checked later. */
+	if (file && !major(st.st_dev))
+		return 0;
+	kind = check_dev_volatile(&check_sys_default,
+				  file ? st.st_dev : st.st_rdev,
+				  file ? "its filesystem's device" : "it",
+				  why, sizeof(why));
+	if (!kind)
+		return 0;
+	/*
+	 * A --configfs tree (tests, image builds) gets no image, so nothing
+	 * is lost there and --force goes on, as for the module's refusals
+	 * (soft_fail_hint()); against the live module it cannot help.
+	 */
+	if (r->ctl->force && !cfs_is_default(&r->cfs)) {
+		hib_warn("target %s: %s, which no boot could read an image back from; going on (--force, and --configfs is not the live module)",
+			 path, why);
+		note(r, "check: target %s: %s: overridden by --force",
+		     path, why);
+		return 0;
+	}
+	if (kind == CHECK_VOLATILE_LOOP)
+		hib_err("target %s: %s, which no boot could read an image back from: the initramfs sets up no loop devices, and the backing file lives on a filesystem that is not mounted while the image is read back, so the next boot would find no image; use the backing file itself (writer = swapfile for a swap file, writer = file for a plain file), or a partition",
+			path, why);
+	else
+		hib_err("target %s: %s, which no boot could read an image back from: what is written there is gone when the power goes off; use a swap partition or a swap file on a disk (swapon --show lists the swap areas: zram, if there is one, is only for swapping)",
+			path, why);
+	note(r, "check: target %s: %s: FAILED, no boot could read the image back",
+	     path, why);
+	return HIB_EXIT_FAILURE;
+}
+
 static bool file_writer(const struct run *r)
 {
 	const char *w = r->prof.v[K_WRITER].value;
@@ -112,7 +163,8 @@ bool swap_writer(const struct run *r)
  */
 int swap_on_demand(struct run *r, bool on)
 {
-	char path[PATH_MAX], why[256];
+	char path[PATH_MAX], why[1024];
+	struct stat st;
 	uint64_t room;
 
 	if (!r->prof.swap_on_demand || !swap_writer(r))
@@ -140,12 +192,20 @@ int swap_on_demand(struct run *r, bool on)
 		return 0;
 	}
 	/* Never "run mkswap" for a mounted filesystem. */
-	if (refuse_mounted(r, path))
+	if (refuse_mounted(r, path) || refuse_volatile(r, path))
 		return HIB_EXIT_FAILURE;
 	/* swapon(2) would say only EINVAL; say what is missing. */
 	if (check_has_swap_signature(path, why, sizeof(why))) {
 		hib_err("swap_on_demand: %s %s", path, why);
 		note(r, "check: swap_on_demand: %s: no swap signature: FAILED",
+		     path);
+		return HIB_EXIT_FAILURE;
+	}
+	/* The same EINVAL for a swap file with a hole anywhere in it. */
+	if (!stat(path, &st) && S_ISREG(st.st_mode) &&
+	    check_swapfile_header(path, why, sizeof(why)) == -EINVAL) {
+		hib_err("swap_on_demand: %s %s", path, why);
+		note(r, "check: swap_on_demand: %s: swapon(2) would refuse it: FAILED",
 		     path);
 		return HIB_EXIT_FAILURE;
 	}
@@ -467,6 +527,7 @@ int check_target(struct run *r, bool need_room)
 		if (ret)
 			return ret;
 	}
+
 	if (!S_ISBLK(st.st_mode) && !(S_ISREG(st.st_mode) && file_writer(r))) {
 		snprintf(msg, sizeof(msg), "target %s is not a %s", r->target,
 			 file_writer(r) ? "regular file" : "block device");
@@ -515,6 +576,12 @@ int check_target(struct run *r, bool need_room)
 			note(r, "check: target %s: %s: FAILED", r->target, msg);
 			return HIB_EXIT_FAILURE;
 		}
+	}
+	/* Only an image to write: resume and invalidate harm nothing. */
+	if (need_room) {
+		ret = refuse_volatile(r, r->target);
+		if (ret)
+			return ret;
 	}
 	if (!sys_block_info(r->target, &size, &ro)) {
 		hib_verbose("target %s: %llu MiB%s", r->target,

@@ -218,6 +218,40 @@ if [[ $e1k == yes ]]; then
 	umount "$T/e1k"
 fi
 
+# Targets no boot can read an image back from, refused by the dry run as
+# by the real run, --force or not: a loop device (none in the initramfs,
+# its backing file on a filesystem not mounted there); zram and brd are
+# RAM (test_check's test_dev_volatile).  A bdev target, so that the old
+# code's real run got as far as the cycle; the backing file is sparse.
+lo=
+if [[ $(id -u) != 0 ]]; then
+	skip "not root: a loop device target"
+elif truncate -s 64G "$T/lo.img" && lo=$(losetup -f --show "$T/lo.img" 2>/dev/null); then
+	conf bdev "$lo"
+	same "loop device target" 1 --test
+	check "loop device: the message names the backing file and what to use" \
+		grep -q "target $lo: it is a loop device ([a-z0-9]*) over $T/lo.img, which no boot could read an image back from: the initramfs sets up no loop devices.*use the backing file itself" "$T/real.err"
+	check "loop device: the dry run's check says FAILED" \
+		grep -q "^# check: target $lo: it is a loop device .*: FAILED" "$T/dry.out"
+	losetup -d "$lo"
+else
+	skip "no loop device here: a loop device target"
+fi
+
+# A swap file with a hole past its first page: swapon(2) refuses it, so
+# swap_on_demand's dry run must too (the first page alone was checked).
+truncate -s 1M "$T/holes"
+mkswap -q "$T/holes" >/dev/null 2>&1
+chmod 600 "$T/holes"
+if [[ $(filefrag "$T/holes" 2>/dev/null) == *"1 extent found"* ]]; then
+	conf swapfile "$T/holes" "swap_on_demand = yes"
+	same "swap_on_demand, swap file with holes" 1 --test -f
+	check "swap file with holes: the message says swapon refuses it and dd" \
+		grep -q "has a hole at byte 4096 .*swapon(2) refuses a swap file with holes; make it again written in full: dd if=/dev/zero" "$T/real.err"
+else
+	skip "mkswap wrote more than the first page here: swap file with holes"
+fi
+
 conf swap "$T/noswap" "swap_on_demand = yes"
 same "swap_on_demand, no swap signature" 1 --test -f
 check "no signature: the message says mkswap" grep -q "mkswap" "$T/real.err"

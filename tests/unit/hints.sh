@@ -53,10 +53,13 @@ check "force = yes written as 1" \
 
 # A block device that is not active swap: --force cannot help, so the
 # message says what does.  Not one holding a mounted filesystem: that
-# is refused first, and no hint names swapon for it (trust.sh).
+# is refused first, and no hint names swapon for it (trust.sh).  Not a
+# loop device, zram or a RAM disk either: those are refused first too,
+# since no boot could read an image back from them (dryrun.sh).
 blk=
 for d in /sys/class/block/*; do
 	n=/dev/$(basename "$d")
+	[[ $n =~ ^/dev/(loop|zram|ram)[0-9]+$ ]] && continue
 	if [[ -b $n ]] && ! grep -q "^$n " /proc/swaps &&
 		[[ -z $(lsblk -nro MOUNTPOINT "$n" 2>/dev/null | tr -d '\n') ]]; then
 		blk=$n

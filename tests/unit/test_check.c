@@ -314,6 +314,179 @@ static void test_dev_mounted(void **state)
 	rm_tree(d);
 }
 
+/*
+ * What swapon(2) refuses in a swap file, anywhere in it: a hole past the
+ * first page too (checking the first page only let a sparse swap file
+ * through the dry run, and swap_on_demand's swapon then failed).
+ */
+static void test_extents_swap(void **state)
+{
+	struct fiemap_extent e[2];
+	char why[512];
+
+	(void)state;
+	ext_set(&e[0], 0, 8 * P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_swap(e, 1, 8 * P, why, sizeof(why)),
+			 0);
+	/* Preallocated is swap like any other. */
+	ext_set(&e[0], 0, P, 0);
+	ext_set(&e[1], P, 7 * P, FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_swap(e, 2, 8 * P, why, sizeof(why)),
+			 0);
+	/* The first page written, the rest a hole: mkswap on truncate's file. */
+	ext_set(&e[0], 0, P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_swap(e, 1, 8 * P, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "has a hole at byte 4096"));
+	assert_non_null(strstr(why, "swapon(2) refuses a swap file with holes"));
+	assert_non_null(strstr(why, "dd if=/dev/zero"));
+	/* A hole in the middle. */
+	ext_set(&e[0], 0, 2 * P, 0);
+	ext_set(&e[1], 5 * P, 3 * P, FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_swap(e, 2, 8 * P, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "hole at byte 8192"));
+	/* Shared (reflinked). */
+	ext_set(&e[0], 0, P, 0);
+	ext_set(&e[1], P, 7 * P, FIEMAP_EXTENT_SHARED | FIEMAP_EXTENT_LAST);
+	assert_int_equal(check_extents_swap(e, 2, 8 * P, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "shared"));
+}
+
+/*
+ * check_swapfile_header() on a real file: mkswap's first page written,
+ * the rest a hole (truncate), as swapon(2) refuses it.
+ */
+static void test_swapfile_holes(void **state)
+{
+	char *d = tmp_tree(), path[4200], why[512], page[P];
+	FILE *f;
+
+	(void)state;
+	if (!d)
+		abort();
+	snprintf(path, sizeof(path), "%s/swap", d);
+	memset(page, 0, sizeof(page));
+	memcpy(page + P - 10, "SWAPSPACE2", 10);
+	f = fopen(path, "w");
+	if (!f || fwrite(page, 1, P, f) != P || fclose(f))
+		abort();
+	if (truncate(path, 64 * P))
+		abort();
+	if (check_swapfile_header(path, why, sizeof(why)) == -EOPNOTSUPP) {
+		/* No FIEMAP on this filesystem: nothing to check here. */
+		rm_tree(d);
+		skip();
+	}
+	assert_int_equal(check_swapfile_header(path, why, sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "has a hole at byte 4096"));
+	/* Written in full: taken. */
+	f = fopen(path, "r+");
+	if (!f)
+		abort();
+	fseek(f, P, SEEK_SET);
+	memset(page, 0, sizeof(page));
+	for (int i = 1; i < 64; i++)
+		if (fwrite(page, 1, P, f) != P)
+			abort();
+	if (fclose(f))
+		abort();
+	sync();
+	assert_int_equal(check_swapfile_header(path, why, sizeof(why)), 0);
+	rm_tree(d);
+}
+
+/*
+ * Devices no boot reads an image back from, in a fake /sys/dev/block:
+ * loop0 (7:0) over /var/swap.img, its partition loop0p1 (259:0, inside
+ * loop0's directory as sysfs has it), zram0 (252:0), ram0 (1:0, brd),
+ * dm-0 (253:0) stacked on zram0, dm-1 (253:1) on sda (8:0) only, and
+ * 8:16 naming itself as its slave.
+ */
+static void test_dev_volatile(void **state)
+{
+	char sb[4200], why[1024], link[4300];
+	struct check_sys sys = { .swaps = "/nonexistent",
+				 .mountinfo = "/nonexistent" };
+	char *d = tmp_tree();
+
+	(void)state;
+	if (!d)
+		abort();
+	mk(d, "devices/loop0/loop");
+	put_file(d, "devices/loop0/uevent",
+		 "MAJOR=7\nMINOR=0\nDEVNAME=loop0\nDEVTYPE=disk\n");
+	put_file(d, "devices/loop0/dev", "7:0\n");
+	put_file(d, "devices/loop0/loop/backing_file", "/var/swap.img\n");
+	mk(d, "devices/loop0/loop0p1");
+	put_file(d, "devices/loop0/loop0p1/uevent",
+		 "MAJOR=259\nMINOR=0\nDEVNAME=loop0p1\nDEVTYPE=partition\n");
+	put_file(d, "devices/loop0/loop0p1/partition", "1\n");
+	put_file(d, "devices/loop0/loop0p1/dev", "259:0\n");
+	mk(d, "block");
+	snprintf(link, sizeof(link), "%s/block/7:0", d);
+	if (symlink("../devices/loop0", link))
+		abort();
+	snprintf(link, sizeof(link), "%s/block/259:0", d);
+	if (symlink("../devices/loop0/loop0p1", link))
+		abort();
+	mk(d, "block/252:0");
+	put_file(d, "block/252:0/uevent", "MAJOR=252\nMINOR=0\nDEVNAME=zram0\n");
+	mk(d, "block/1:0");
+	put_file(d, "block/1:0/uevent", "MAJOR=1\nMINOR=0\nDEVNAME=ram0\n");
+	mk(d, "block/253:0/slaves/zram0");
+	put_file(d, "block/253:0/uevent", "MAJOR=253\nMINOR=0\nDEVNAME=dm-0\n");
+	put_file(d, "block/253:0/slaves/zram0/dev", "252:0\n");
+	mk(d, "block/253:1/slaves/sda");
+	put_file(d, "block/253:1/uevent", "MAJOR=253\nMINOR=1\nDEVNAME=dm-1\n");
+	put_file(d, "block/253:1/slaves/sda/dev", "8:0\n");
+	mk(d, "block/8:0");
+	put_file(d, "block/8:0/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\n");
+	mk(d, "block/8:16/slaves/sdb");
+	put_file(d, "block/8:16/uevent", "MAJOR=8\nMINOR=16\nDEVNAME=sdb\n");
+	put_file(d, "block/8:16/slaves/sdb/dev", "8:16\n");
+	snprintf(sb, sizeof(sb), "%s/block", d);
+	sys.sys_block = sb;
+
+	assert_int_equal(check_dev_volatile(&sys, makedev(7, 0), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_LOOP);
+	assert_string_equal(why, "it is a loop device (loop0) over /var/swap.img");
+	assert_int_equal(check_dev_volatile(&sys, makedev(259, 0), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_LOOP);
+	assert_string_equal(why,
+			    "its disk is a loop device (loop0) over /var/swap.img");
+	assert_int_equal(check_dev_volatile(&sys, makedev(252, 0), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_RAM);
+	assert_string_equal(why, "it is zram0, a compressed disk in RAM");
+	assert_int_equal(check_dev_volatile(&sys, makedev(1, 0), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_RAM);
+	assert_string_equal(why, "it is ram0, a RAM disk (brd)");
+	assert_int_equal(check_dev_volatile(&sys, makedev(253, 0),
+					    "its filesystem's device", why,
+					    sizeof(why)), CHECK_VOLATILE_RAM);
+	assert_string_equal(why,
+			    "its filesystem's device's underlying device zram0 is zram0, a compressed disk in RAM");
+	/* A disk, and a device stacked on one only: fine. */
+	assert_int_equal(check_dev_volatile(&sys, makedev(8, 0), "it", why,
+					    sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(check_dev_volatile(&sys, makedev(253, 1), "it", why,
+					    sizeof(why)), 0);
+	assert_int_equal(check_dev_volatile(&sys, makedev(8, 16), "it", why,
+					    sizeof(why)), 0);
+	/* Without sysfs the loop and brd majors still tell. */
+	sys.sys_block = "/nonexistent";
+	assert_int_equal(check_dev_volatile(&sys, makedev(7, 3), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_LOOP);
+	assert_int_equal(check_dev_volatile(&sys, makedev(1, 2), "it", why,
+					    sizeof(why)), CHECK_VOLATILE_RAM);
+	assert_int_equal(check_dev_volatile(&sys, makedev(8, 0), "it", why,
+					    sizeof(why)), 0);
+	rm_tree(d);
+}
+
 static void test_conf_keys(void **state)
 {
 	struct conf c;
@@ -462,6 +635,9 @@ int main(void)
 		cmocka_unit_test(test_location),
 		cmocka_unit_test(test_dev_in_use),
 		cmocka_unit_test(test_dev_mounted),
+		cmocka_unit_test(test_extents_swap),
+		cmocka_unit_test(test_swapfile_holes),
+		cmocka_unit_test(test_dev_volatile),
 		cmocka_unit_test(test_conf_keys),
 		cmocka_unit_test(test_json_utf8),
 		cmocka_unit_test(test_utf8_cut),
