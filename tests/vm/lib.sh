@@ -4,7 +4,8 @@
 #
 # A scenario is tests/vm/scenarios/NAME/ with:
 #   scenario.conf   shell variables:
-#                     BOOTS     number of boots over the same disks (1)
+#                     BOOTS     number of boots over the same disks (1);
+#                               fewer when a boot calls last_boot
 #                     MEM       guest RAM in MiB (512)
 #                     SMP       guest CPUs (2)
 #                     CPU       QEMU's -cpu model and flags (max); the
@@ -29,6 +30,10 @@
 #                     REQUIRES  files under build/ the scenario needs
 #                               (a *.ko is looked up in VM_MODULES)
 #                     MANUAL=1  not part of the default suite (demo, bench)
+#                     EXCLUSIVE=1  tests/vm/run runs it alone, with no other
+#                               scenario's QEMU beside it (VM_JOBS): for a
+#                               scenario that measures, or must hit a
+#                               window that a slowed guest could miss
 #                     SUITE     the suite the scenario belongs to: main
 #                               (default) or faults (the f-* scenarios,
 #                               run on the debug kernel by tests/vm/faults)
@@ -62,7 +67,8 @@
 # into the initramfs, default build/), VM_BUILD (where the initramfs and the
 # per-scenario output go, default build/vm), VM_SUITE (main or faults),
 # VM_TIMEOUT_SCALE (multiplies every TIMEOUT, for slow debug kernels),
-# VM_APPEND (kernel command line added to every boot).
+# VM_APPEND (kernel command line added to every boot), VM_JOBS (how many
+# scenarios tests/vm/run boots side by side, see vm_jobs).
 #
 # Everything a run produces lands in build/vm/NAME/: disks, console-bootN.log,
 # qemu-bootN.log (QEMU's own stderr), times, results.
@@ -122,6 +128,41 @@ vm_scenario_dir() {
 	fi
 }
 
+# vm_jobs: how many scenarios tests/vm/run boots side by side.  VM_JOBS,
+# else one per host CPU (a TCG guest keeps about one busy), at most 4 (the
+# suites' longest scenarios bound their wall time long before more would
+# help) and one per 1.5 GiB of available memory (the largest guest has
+# 1 GiB, QEMU its own).  Fails on a VM_JOBS that is not a positive number.
+vm_jobs() {
+	local jobs=${VM_JOBS:-} mem
+
+	if [ -z "$jobs" ]; then
+		jobs=$(nproc 2> /dev/null || echo 1)
+		[ "$jobs" -le 4 ] || jobs=4
+		mem=$(awk '/^MemAvailable:/ { print int($2 / 1572864) }' /proc/meminfo)
+		[ "${mem:-1}" -ge "$jobs" ] || jobs=${mem:-1}
+		[ "$jobs" -ge 1 ] || jobs=1
+	fi
+	[[ $jobs =~ ^[1-9][0-9]*$ ]] || return 1
+	echo "$jobs"
+}
+
+# vm_scenario_plan NAME: "SECONDS EXCLUSIVE" for tests/vm/run's scheduler:
+# how long NAME's boots took the last time (build/vm/NAME/times; without a
+# record, a guess from BOOTS and TIMEOUT), and EXCLUSIVE from its
+# scenario.conf (0 or 1).
+vm_scenario_plan() {
+	local name=$1
+
+	vm_scenario_dir "$name"
+	# shellcheck disable=SC1090,SC1091
+	(unset BOOTS TIMEOUT EXCLUSIVE
+	 . "$VM_DIR/scenarios/$VM_SCENARIO_DIR/scenario.conf" 2> /dev/null
+	 [ -z "${VM_OVERRIDE:-}" ] || . "$VM_OVERRIDE"
+	 t=$(awk '{ s += $2 } END { if (NR) printf "%d", s }' "$VM_BUILD/$name/times" 2> /dev/null)
+	 echo "${t:-$(( ${BOOTS:-1} * ${TIMEOUT:-120} / 4 ))} $([ "${EXCLUSIVE:-0}" = 1 ] && echo 1 || echo 0)")
+}
+
 # vm_now: seconds since the epoch with fractions.
 vm_now() { date +%s.%N; }
 
@@ -131,8 +172,9 @@ vm_now() { date +%s.%N; }
 vm_boot() {
 	local name=$1 n=$2 sdir=$VM_DIR/scenarios/$VM_SCENARIO_DIR out=$VM_BUILD/$1
 	local log=$out/console-boot$n.log mon=$out/monitor.sock
-	# A unix socket path must fit in 108 bytes; fall back to /tmp.
-	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$$-$name.sock
+	# A unix socket path must fit in 108 bytes; fall back to /tmp (named
+	# after this shell and the scenario: other scenarios run beside it).
+	[ ${#mon} -lt 100 ] || mon=/tmp/suspend2-vm-$BASHPID-$name.sock
 	local append_var=APPEND_$n qemu_var=QEMU_$n kill_var=KILL_$n
 	local -a drives=() extra=()
 	local i=0 size t0 t1 rc hostpid= killpid=
@@ -152,7 +194,12 @@ vm_boot() {
 		# With tpm2-tools, for root's attacks (tests/vm/mkinitramfs).
 		[ -f "$VM_BUILD/initrd-tpm2.gz" ] && initrd=$VM_BUILD/initrd-tpm2.gz
 		vm_swtpm_start "$out" "$n" || return 1
-		extra+=(-chardev "socket,id=chrtpm,path=$VM_SWTPM_SOCK"
+		local tpmsock=$VM_SWTPM_SOCK
+		if [ "${TPM_FAULT:-0}" = 1 ]; then
+			vm_tpmproxy_start "$out" "$n" || return 1
+			tpmsock=$VM_TPMPROXY_SOCK
+		fi
+		extra+=(-chardev "socket,id=chrtpm,path=$tpmsock"
 			-tpmdev emulator,id=tpm0,chardev=chrtpm
 			-device tpm-crb,tpmdev=tpm0)
 	fi
@@ -194,6 +241,7 @@ vm_boot() {
 		kill "$killpid" 2>/dev/null
 		wait "$killpid" 2>/dev/null
 	fi
+	[ "${TPM_FAULT:-0}" = 1 ] && vm_tpmproxy_stop "$out" "$n"
 	[ "${TPM:-0}" = 1 ] && vm_swtpm_stop "$out" "$n"
 	# Killed on purpose (KILL_N): a power loss, not a failure.
 	[ -f "$out/killed-boot$n" ] && rc=0
@@ -209,7 +257,10 @@ vm_swtpm_start() {
 	local out=$1 n=$2 i
 
 	VM_SWTPM_SOCK=$out/swtpm.sock
-	[ ${#VM_SWTPM_SOCK} -lt 100 ] || VM_SWTPM_SOCK=/tmp/suspend2-swtpm-$$.sock
+	# Too long for a unix socket: one in /tmp of this scenario's own, as
+	# the TPM scenarios may run side by side (VM_JOBS).
+	[ ${#VM_SWTPM_SOCK} -lt 100 ] ||
+		VM_SWTPM_SOCK=/tmp/suspend2-swtpm-$BASHPID-${out##*/}.sock
 	rm -f "$VM_SWTPM_SOCK"
 	mkdir -p "$out/tpm"
 	# --terminate: swtpm ends when QEMU closes the control channel.
@@ -226,6 +277,36 @@ vm_swtpm_start() {
 	done
 	echo "not ok - ${out##*/}/boot$n swtpm made no socket in 5 s" >> "$out/synthetic"
 	return 1
+}
+
+# vm_tpmproxy_start OUT N: with TPM_FAULT=1, QEMU reaches swtpm through
+# tests/vm/tpmproxy.py, which answers every TPM command with
+# TPM_RC_INITIALIZE while OUT/tpm-fault exists (a host script makes it).
+# Sets VM_TPMPROXY_SOCK, the socket QEMU connects to.
+vm_tpmproxy_start() {
+	local out=$1 n=$2 i
+
+	VM_TPMPROXY_SOCK=$out/tpmproxy.sock
+	[ ${#VM_TPMPROXY_SOCK} -lt 100 ] ||
+		VM_TPMPROXY_SOCK=/tmp/suspend2-tpmproxy-$BASHPID-${out##*/}.sock
+	rm -f "$VM_TPMPROXY_SOCK" "$out/tpm-fault"
+	python3 "$VM_DIR/tpmproxy.py" "$VM_TPMPROXY_SOCK" "$VM_SWTPM_SOCK" \
+		"$out/tpm-fault" > "$out/tpmproxy-boot$n.log" 2>&1 &
+	echo $! > "$out/tpmproxy-boot$n.pid"
+	for i in $(seq 50); do
+		[ -S "$VM_TPMPROXY_SOCK" ] && return 0
+		sleep 0.1
+	done
+	echo "not ok - ${out##*/}/boot$n the TPM proxy made no socket in 5 s" >> "$out/synthetic"
+	return 1
+}
+
+vm_tpmproxy_stop() {
+	local pidfile=$1/tpmproxy-boot$2.pid
+
+	[ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+	rm -f "$pidfile" "$VM_TPMPROXY_SOCK" "$1/tpm-fault"
+	return 0
 }
 
 # vm_swtpm_stop OUT N: swtpm normally ended with QEMU; make sure.
@@ -258,7 +339,7 @@ vm_scenario() {
 
 	# The configuration is read in a subshell-free way but reset first so
 	# nothing leaks from one scenario into the next.
-	unset BOOTS MEM SMP CPU DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM
+	unset BOOTS MEM SMP CPU DISKS TIMEOUT EXPECT REQUIRES MANUAL SUITE VARIANTS TPM TPM_FAULT EXCLUSIVE
 	unset HOST_CHECK SWTPM_LOG_LEVEL
 	unset "${!APPEND_@}" "${!QEMU_@}" "${!DRIVE_OPTS_@}" "${!KILL_@}"
 	# shellcheck disable=SC1090,SC1091
@@ -301,6 +382,13 @@ vm_scenario() {
 		[ -f "$out/killed-boot$n" ] && vm_log "$name: boot $n: $(cat "$out/killed-boot$n")"
 		if [ -x "$sdir/host-after$n" ]; then
 			LOGDIR=$out "$sdir/host-after$n" > "$out/host-after$n.log" 2>&1
+		fi
+		# The guest said this boot was the last (last_boot): the
+		# checks below look at the boots that ran.
+		if [ $n -lt "$BOOTS" ] &&
+		   tr -d '\r' < "$out/console-boot$n.log" | grep -q '\] LAST-BOOT$'; then
+			vm_log "$name: boot $n was the last one needed"
+			BOOTS=$n
 		fi
 	done
 

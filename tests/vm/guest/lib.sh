@@ -24,6 +24,13 @@ result() {
 	say "RESULT $_name $_verdict $*"
 }
 
+# last_boot -- this boot is the scenario's last: the host boots no more of
+# the BOOTS its scenario.conf gives (for a scenario that tries again only
+# when a try showed nothing, f-nosync).
+last_boot() {
+	say "LAST-BOOT"
+}
+
 # stamp NAME -- a timestamped step.  The printk clock continues across a
 # resume (unlike /proc/uptime), so tests/vm/demo can time the steps.
 stamp() {
