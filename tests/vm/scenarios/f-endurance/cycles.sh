@@ -11,6 +11,25 @@ else
 	exit 0
 fi
 
+# number VALUE: true if VALUE is a whole number, digits only, as every
+# reading checked below must be.  Anything else (empty, an error message)
+# fails its check: a [ -le ] that errs on it is merely false, and shell
+# arithmetic takes an empty value for 0.
+number() {
+	case $1 in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+}
+
+# four_numbers WORD...: exactly four words, each a number (a meminfo
+# reading).
+four_numbers() {
+	[ $# = 4 ] || return 1
+	for _v; do
+		number "$_v" || return 1
+	done
+}
+
 # churn N: allocate and free in several ways, leaving a little behind.
 churn() {
 	rm -rf /tmp/churn
@@ -59,13 +78,19 @@ while [ $i -le $CYCLES ]; do
 	# although KASLR put the two kernels at different addresses.
 	if [ $rc != 0 ] || [ "$status" != resumed ] || [ $mrc != 0 ] ||
 	   [ "$(cat /tmp/cycle)" != $i ] || [ "$verified" != yes ] ||
-	   [ "${read_us:-0}" -le 0 ]; then
-		say "cycle $i: exit $rc, status '$status', verified '$verified', read ${read_us}us, marker: $check"
+	   ! number "$read_us" || [ "$read_us" -le 0 ]; then
+		say "cycle $i: exit $rc, status '$status', verified '$verified', read '$read_us' us, marker: $check"
 		say "cycle $i: $(tr '\n' ' ' < /tmp/out)"
 		bad=$((bad + 1))
 		break
 	fi
 	m=$(meminfo)
+	# $m unquoted: the reading's words.
+	if ! four_numbers $m; then
+		say "cycle $i: memory reading is not four numbers: '$m'"
+		bad=$((bad + 1))
+		break
+	fi
 	say "cycle $i: resumed, verified, read ${read_us}us, marker intact, free/SUnreclaim/MemFree/per-CPU lists KiB: $m"
 	echo "$m" >> /tmp/meminfo
 	i=$((i + 1))
@@ -86,14 +111,18 @@ median() {
 }
 f1=$(median 1 first) s1=$(median 2 first)
 fn=$(median 1 last) sn=$(median 2 last)
-free_drop=$((f1 - fn))
-slab_growth=$((sn - s1))
-span="medians of cycles 1-$MEDIAN_OF vs $((CYCLES - MEDIAN_OF + 1))-$CYCLES"
-detail="free memory $f1 -> $fn KiB (drop $free_drop, allowed $MEMFREE_SLACK_KB), SUnreclaim $s1 -> $sn KiB (growth $slab_growth, allowed $SLAB_SLACK_KB); every reading: $(cut -d' ' -f1,2 /tmp/meminfo | tr ' \n' '/ ')"
-if [ $free_drop -le $MEMFREE_SLACK_KB ] && [ $slab_growth -le $SLAB_SLACK_KB ]; then
-	result memory-stable PASS "$span: $detail"
+if ! four_numbers "$f1" "$s1" "$fn" "$sn"; then
+	result memory-stable FAIL "medians not numbers: free '$f1' -> '$fn', SUnreclaim '$s1' -> '$sn'; readings: $(tr '\n' '/' < /tmp/meminfo)"
 else
-	result memory-stable FAIL "$span: $detail"
+	free_drop=$((f1 - fn))
+	slab_growth=$((sn - s1))
+	span="medians of cycles 1-$MEDIAN_OF vs $((CYCLES - MEDIAN_OF + 1))-$CYCLES"
+	detail="free memory $f1 -> $fn KiB (drop $free_drop, allowed $MEMFREE_SLACK_KB), SUnreclaim $s1 -> $sn KiB (growth $slab_growth, allowed $SLAB_SLACK_KB); every reading: $(cut -d' ' -f1,2 /tmp/meminfo | tr ' \n' '/ ')"
+	if [ $free_drop -le $MEMFREE_SLACK_KB ] && [ $slab_growth -le $SLAB_SLACK_KB ]; then
+		result memory-stable PASS "$span: $detail"
+	else
+		result memory-stable FAIL "$span: $detail"
+	fi
 fi
 if out=$(memmarker check); then
 	result marker-final PASS "$out"
