@@ -642,7 +642,7 @@ static int do_resume(struct run *r, const char *word)
 {
 	char loc[PATH_MAX + 32];
 	struct results res;
-	int ret, before = -ENOENT;
+	int ret, st, before = -ENOENT;
 	int32_t key_serial = 0;
 
 	ret = cfs_write_profile(&r->cfs, &r->prof, r->target);
@@ -703,9 +703,15 @@ static int do_resume(struct run *r, const char *word)
 		results_read(&r->cfs, &res);
 		hib_err("image on %s refused: %s", r->target,
 			*res.error ? res.error : "see the kernel log");
-		if (image_state(r, loc, sizeof(loc)) > 0) {
-			hib_err("the refused image is still on %s (%s): a later boot would restore it over what this boot changes; the module keeps trying to clear it while this boot runs",
-				r->target, loc);
+		/*
+		 * A location that fails reads may still hold the image, and
+		 * give it back to a later boot: as good as an image there.
+		 */
+		st = image_state(r, loc, sizeof(loc));
+		if (st > 0 || st == -EIO) {
+			hib_err("the refused image is still on %s (%s%s): a later boot would restore it over what this boot changes; the module keeps trying to clear it while this boot runs",
+				r->target, loc,
+				st > 0 ? "" : ", which fails reads");
 			return HIB_EXIT_STALE;
 		}
 		return 0;

@@ -10,6 +10,7 @@
 #include "../compress/compress.h"
 #include "../tpm/tpm.h"
 #include "../writers/writer.h"
+#include "../core/stale.h"
 #include "configfs.h"
 
 /* The profile the next action uses; pinned so rmdir cannot remove it. */
@@ -175,12 +176,17 @@ int s2_run_selected(enum s2_action action)
 	if (!set)
 		return -ENOMEM;
 
+	/* A retry of a refused image's anchor is no reason to fail busy. */
+	s2_stale_hold();
 	error = s2_action_claim(action, set, profile);
-	if (error)
+	if (error) {
+		s2_stale_release(action, set, error);
 		return error;
+	}
 	error = s2_action_run(action, set, profile);
 	scoped_guard(mutex, &s2_cfg_mutex)
 		s2_cfg_set_running(false);
+	s2_stale_release(action, set, error);
 	return error;
 }
 

@@ -88,7 +88,7 @@ enum s2_state s2_state_get(void)
 
 bool s2_busy(void)
 {
-	return mutex_is_locked(&s2_cycle_mutex);
+	return mutex_is_locked(&s2_cycle_mutex) && !s2_stale_retrying();
 }
 
 static void s2_set_state(enum s2_state state)
@@ -199,24 +199,28 @@ static void __noreturn s2_power_off_now(void)
  * the anchor is tried a few times, tasks still frozen.  If it cannot be
  * cleared the image may be whole on the target, and the system powers off
  * rather than thaw over it: the next boot resumes from it if it is.
+ * @rewrite: the anchor write failed, and may still land (a lost reply):
+ * the page is written even when it reads back without an anchor, so that
+ * the last write to it is the cleared one (s2_image_invalidate()).
  * Returns how many tries failed before one succeeded.
  */
 #define S2_DISCARD_TRIES	5
 #define S2_DISCARD_WAIT_MS	1000
 
 static noinline_for_stack unsigned int
-s2_discard_image(struct s2_writer *w, const char *what)
+s2_discard_image(struct s2_writer *w, const char *what, bool rewrite)
 {
 	unsigned int failed;
 	int error;
 
 	for (failed = 0; failed < S2_DISCARD_TRIES; failed++) {
-		error = s2_image_invalidate(w);
+		if (failed)
+			msleep(S2_DISCARD_WAIT_MS);
+		error = s2_image_invalidate(w, rewrite);
 		if (!error)
 			return failed;
 		pr_err("cannot clear the anchor of %s (%pe), try %u of %u\n",
 		       what, ERR_PTR(error), failed + 1, S2_DISCARD_TRIES);
-		msleep(S2_DISCARD_WAIT_MS);
 	}
 	pr_crit("cannot clear the anchor of %s (%pe): it may be restorable, so the system must not run on over it: powering off, the next boot resumes from it if it is whole\n",
 		what, ERR_PTR(error));
@@ -243,7 +247,7 @@ s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
 	int error;
 
 	if (!s2_profile_sealed(set)) {
-		s2_discard_image(w, "the image written");
+		s2_discard_image(w, "the image written", false);
 		return;
 	}
 	error = s2_tpm_counter_next(&counter, &why);
@@ -252,7 +256,7 @@ s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
 			ERR_PTR(error), why);
 		s2_power_off_now();
 	}
-	error = s2_image_invalidate(w);
+	error = s2_image_invalidate(w, false);
 	if (error)
 		pr_warn("the image written is retired by the TPM counter, but its anchor could not be cleared (%pe): a boot will refuse it\n",
 			ERR_PTR(error));
@@ -775,7 +779,7 @@ s2_test_verify_and_discard(struct s2_writer *w, const struct s2_settings *set,
 			   struct s2_crypt *crypt)
 {
 	int error = s2_verify_image(w, set, crypt);
-	unsigned int failed = s2_discard_image(w, "the test image");
+	unsigned int failed = s2_discard_image(w, "the test image", false);
 
 	if (failed && !error) {
 		error = -EIO;
@@ -921,7 +925,8 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		if (why[0])
 			s2_results_set_error(error, "%s", why);
 		if (error && wst.anchor_sent)
-			s2_discard_image(&w, "the image whose write failed");
+			s2_discard_image(&w, "the image whose write failed",
+					 true);
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
@@ -1086,7 +1091,7 @@ static int s2_resume(const struct s2_settings *set)
 	 * what this boot changed, so it is not restored now either, and the
 	 * anchor is tried again while this boot runs (s2_stale_watch()).
 	 */
-	inval = s2_image_invalidate(&w);
+	inval = s2_image_invalidate(&w, false);
 	if (inval) {
 		pr_err("cannot clear the anchor of the image on %s (%pe)\n",
 		       set->target, ERR_PTR(inval));
@@ -1215,7 +1220,7 @@ static int s2_invalidate(const struct s2_settings *set)
 	error = s2_writer_open(&w, set, false);
 	if (error)
 		return error;
-	error = s2_image_invalidate(&w);
+	error = s2_image_invalidate(&w, false);
 	s2_writer_close(&w);
 	return error;
 }

@@ -103,7 +103,8 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
 /*
  * Erases the anchor, so the image can never be found again, and reads it
  * back; -EIO if the anchor is still there (a device dropping writes).
+ * @rewrite: write the page even when it holds no anchor.
  */
-int s2_image_invalidate(struct s2_writer *w);
+int s2_image_invalidate(struct s2_writer *w, bool rewrite);
 
 #endif /* _SUSPEND2_IMAGE_H */

@@ -369,9 +369,12 @@ out:
  * for a write that never reached the medium, and one that lost the reply
  * reports an error for a write that did.  What counts is the medium: 0
  * once it holds no anchor; the write's error, or -EIO, while the anchor
- * is still there; the read's error when it cannot be told.
+ * is still there; the read's error when it cannot be told.  With
+ * @rewrite the page is written back even when it holds no anchor: after
+ * an anchor write that failed, that write may still be on its way (a
+ * lost reply, a timeout), and the last write to the page must be ours.
  */
-int s2_image_invalidate(struct s2_writer *w)
+int s2_image_invalidate(struct s2_writer *w, bool rewrite)
 {
 	struct s2_anchor *anchor;
 	int error, werror;
@@ -381,9 +384,10 @@ int s2_image_invalidate(struct s2_writer *w)
 	if (!page)
 		return -ENOMEM;
 	error = read_anchor(w, page, &anchor);
-	if (error || !s2_anchor_is_image(anchor))
+	if (error || (!rewrite && !s2_anchor_is_image(anchor)))
 		goto out;
-	s2_anchor_clear(anchor);
+	if (s2_anchor_is_image(anchor))
+		s2_anchor_clear(anchor);
 	werror = s2_io_sync(w->bdev, REQ_OP_WRITE | REQ_FUA, w->anchor_page,
 			    page);
 	error = read_anchor(w, page, &anchor);

@@ -406,7 +406,7 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	 * s2_image_invalidate() writes with FUA, so the anchor is gone from
 	 * the medium before any new data goes out.
 	 */
-	error = s2_image_invalidate(w);
+	error = s2_image_invalidate(w, false);
 	if (error) {
 		write_why(&so, error, "cannot invalidate the old image on the target");
 		goto out_io;
