@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cfs.h"
+#include "plan.h"
 #include "strutil.h"
 
 /* Appends "/NAME" (N bytes) to OUT, which holds USED bytes. */
@@ -115,6 +116,7 @@ int cfs_init(struct cfs *c, const char *root, bool dry_run, FILE *plan)
 	memcpy(c->root, canon, n + 1);
 	c->dry_run = dry_run;
 	c->plan = plan ? plan : stdout;
+	c->framed = false;
 	return 0;
 }
 
@@ -180,7 +182,7 @@ int cfs_write(const struct cfs *c, const char *rel, const char *val)
 
 	cfs_path(c, rel, path, sizeof(path));
 	if (c->dry_run) {
-		fprintf(c->plan, "%s = %s\n", path, val);
+		plan_put(c->plan, c->framed, PLAN_WRITE, path, val);
 		return 0;
 	}
 	n = snprintf(data, sizeof(data), "%s\n", val);
@@ -208,7 +210,7 @@ int cfs_mkdir(const struct cfs *c, const char *rel)
 
 	cfs_path(c, rel, path, sizeof(path));
 	if (c->dry_run) {
-		fprintf(c->plan, "mkdir %s\n", path);
+		plan_put(c->plan, c->framed, PLAN_MKDIR, path, NULL);
 		return 0;
 	}
 	return mkdir(path, 0755) ? -errno : 0;
@@ -220,7 +222,7 @@ int cfs_rmdir(const struct cfs *c, const char *rel)
 
 	cfs_path(c, rel, path, sizeof(path));
 	if (c->dry_run) {
-		fprintf(c->plan, "rmdir %s\n", path);
+		plan_put(c->plan, c->framed, PLAN_RMDIR, path, NULL);
 		return 0;
 	}
 	return rmdir(path) ? -errno : 0;

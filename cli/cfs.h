@@ -20,6 +20,7 @@ struct cfs {
 	char root[PATH_MAX];
 	bool dry_run;
 	FILE *plan;		/* where dry-run prints the changes */
+	bool framed;		/* as plan.h's records (--json), not text */
 };
 
 int cfs_init(struct cfs *c, const char *root, bool dry_run, FILE *plan);

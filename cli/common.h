@@ -37,5 +37,7 @@ void hib_warn(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_alert(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_info(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_verbose(const char *fmt, ...) HIB_PRINTF(1, 2);
+/* The text of the first hib_err() of this process, or NULL. */
+const char *hib_first_error(void);
 
 #endif

@@ -221,7 +221,7 @@ static int trust_keys(struct run *r, const char *name, const char *what)
 	if (!keytrust_files(name, why, sizeof(why)))
 		return 0;
 	hib_err("refusing key '%s': %s; %s", name, why, what);
-	note(r, "check: key %s: refused: %s", name, why);
+	note(r, "check: key %s: refused: %s: FAILED", name, why);
 	return HIB_EXIT_PERM;
 }
 

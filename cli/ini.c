@@ -58,7 +58,7 @@ void conf_print_errors(const struct conf *c)
 
 	for (i = 0; i < c->nerr; i++)
 		if (c->errors[i])
-			fprintf(stderr, "hibernate: %s\n", c->errors[i]);
+			hib_err("%s", c->errors[i]);
 }
 
 static struct conf_profile *add_section(struct conf *c, const char *name,

@@ -5,6 +5,7 @@
  * --quiet, details only with --verbose.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "common.h"
@@ -20,13 +21,28 @@ static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 	fflush(f);
 }
 
+/* The first error of the run, for --json: why it stopped, in words. */
+static char first_error[1024];
+static bool have_error;
+
 void hib_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (!have_error) {
+		va_start(ap, fmt);
+		vsnprintf(first_error, sizeof(first_error), fmt, ap);
+		va_end(ap);
+		have_error = true;
+	}
 	va_start(ap, fmt);
 	vmsg(stderr, "", fmt, ap);
 	va_end(ap);
+}
+
+const char *hib_first_error(void)
+{
+	return have_error ? first_error : NULL;
 }
 
 void hib_warn(const char *fmt, ...)

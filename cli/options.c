@@ -206,10 +206,31 @@ static int check_json(const struct hib_ctl *ctl)
 	return usage_error();
 }
 
+/*
+ * --help and --version: the help is text for people, so --json is
+ * refused with it; the version is one JSON object with --json.
+ */
+static int print_info(const struct hib_ctl *ctl, int which)
+{
+	if (which == 'h' && ctl->json) {
+		fputs("hibernate: --json: --help prints no JSON (hibernate(8) lists the options)\n",
+		      stderr);
+		return HIB_EXIT_USAGE;
+	}
+	if (which == 'h')
+		hib_usage(stdout);
+	else if (ctl->json)
+		printf("{\"program\": \"hibernate\", \"version\": \"%s\"}\n",
+		       HIB_VERSION);
+	else
+		printf("hibernate from suspend2 %s\n", HIB_VERSION);
+	return HIB_EXIT_OK;
+}
+
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 {
 	int seen[ARRAY_SIZE(excl)];
-	int c;
+	int c, info = 0;
 
 	memset(seen, 0, sizeof(seen));
 	memset(ctl, 0, sizeof(*ctl));
@@ -341,15 +362,17 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			ctl->module = optarg;
 			break;
 		case 'h':
-			hib_usage(stdout);
-			return HIB_EXIT_OK;
 		case 'V':
-			printf("hibernate from suspend2 %s\n", HIB_VERSION);
-			return HIB_EXIT_OK;
+			/* After the loop, once --json is known wherever it is. */
+			if (!info)
+				info = c;
+			break;
 		default:
 			return usage_error();
 		}
 	}
+	if (info)
+		return print_info(ctl, info);
 	/* --setup-key tpm checks the TPM instead of making key files. */
 	if (ctl->key_name && strcmp(ctl->key_name, CONF_KEY_TPM) &&
 	    !conf_valid_keyname(ctl->key_name)) {

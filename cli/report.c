@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "plan.h"
 #include "report.h"
 #include "strutil.h"
 
@@ -532,59 +533,94 @@ void status_json(FILE *out, const struct status *s)
 }
 
 /* --status --json without the module: still one object, saying so. */
-void status_json_unloaded(FILE *out, const char *root)
+void status_json_failed(FILE *out, const char *root, bool loaded,
+			const char *error)
 {
-	fputs("{\n  \"loaded\": false,\n  \"configfs\": ", out);
+	fprintf(out, "{\n  \"loaded\": %s,\n  \"configfs\": ",
+		loaded ? "true" : "false");
 	json_string(out, root);
 	fputs(",\n  \"error\": ", out);
-	json_string(out, "the configfs directory does not exist: is suspend2 loaded?");
+	json_string(out, error);
 	fputs("\n}\n", out);
 }
 
-/* Prints the step of one plan line (see plan_json). */
-static void plan_step(FILE *out, const char *line, bool *first)
+/* Prints one step of the plan (see plan_json). */
+static void plan_step(FILE *out, enum plan_kind kind, const char *a,
+		      const char *b, bool *first)
 {
-	const char *eq = strstr(line, " = ");
-
 	fputs(*first ? "\n    " : ",\n    ", out);
 	*first = false;
-	if (!strncmp(line, "# ", 2)) {
-		fputs("{\"do\": \"note\", \"text\": ", out);
-		json_string(out, line + 2);
-	} else if (!strncmp(line, "mkdir ", 6) || !strncmp(line, "rmdir ", 6)) {
-		fprintf(out, "{\"do\": \"%.5s\", \"path\": ", line);
-		json_string(out, line + 6);
-	} else if (eq) {
-		char *path = strndup(line, eq - line);
-
+	if (kind == PLAN_MKDIR || kind == PLAN_RMDIR) {
+		fprintf(out, "{\"do\": \"%s\", \"path\": ",
+			kind == PLAN_MKDIR ? "mkdir" : "rmdir");
+		json_string(out, a);
+	} else if (kind == PLAN_WRITE) {
 		fputs("{\"do\": \"write\", \"path\": ", out);
-		json_string(out, path ? path : "");
+		json_string(out, a);
 		fputs(", \"value\": ", out);
-		json_string(out, eq + 3);
-		free(path);
+		json_string(out, b);
 	} else {
 		fputs("{\"do\": \"note\", \"text\": ", out);
-		json_string(out, line);
+		json_string(out, a);
 	}
 	fputc('}', out);
 }
 
+/* The members of PLAN's records of the kinds KINDS picks, as strings. */
+static void plan_strings(FILE *out, const char *plan, size_t len,
+			 unsigned int kinds, const char *extra)
+{
+	const char *pos = plan, *end = plan + len;
+	enum plan_kind kind;
+	bool first = true;
+	char *a, *b;
+
+	fputc('[', out);
+	while (plan_next(&pos, end, &kind, &a, &b)) {
+		if (kinds & 1U << kind) {
+			fputs(first ? "\n    " : ",\n    ", out);
+			first = false;
+			json_string(out, a);
+		}
+		free(a);
+		free(b);
+	}
+	if (extra) {
+		fputs(first ? "\n    " : ",\n    ", out);
+		first = false;
+		json_string(out, extra);
+	}
+	fputs(first ? "]" : "\n  ]", out);
+}
+
 /*
- * --dry-run --json: the plan as one object.  PLAN is the text plan a dry
- * run prints ("# check: ..." comments, "PATH = VALUE" writes, "mkdir
- * PATH"); checks and the resume parameter get their own members, the
- * rest are the steps in order.  STATUS is the exit status, which is
- * that of the real run.
+ * --dry-run --json: the plan as one object.  PLAN holds plan.h's records
+ * (LEN bytes): checks, failed checks and the resume parameter get their
+ * own members, the rest are the steps in order.  STATUS is the exit
+ * status, which is that of the real run; REAL_REFUSED the real run's
+ * when it would stop where a dry run goes on (not root).  A run that
+ * fails without a failed check of its own (a configuration error) gets
+ * its first error as one, so "failed_checks" is never empty then.
  */
 void plan_json(FILE *out, const char *action, const char *profile,
-	       const char *config, const char *plan, char *const *errors,
-	       size_t nerr, int status)
+	       const char *config, const char *plan, size_t len,
+	       char *const *errors, size_t nerr, int status,
+	       int real_refused)
 {
-	char *copy = strdup(plan), *line, *save = NULL;
-	const char *resume = NULL;
-	bool first;
+	const char *pos = plan, *end = plan + len, *err = hib_first_error();
+	char *a, *b, *resume = NULL, *extra = NULL;
+	bool first, failed = false;
+	enum plan_kind kind;
 	size_t i;
 
+	while (plan_next(&pos, end, &kind, &a, &b)) {
+		failed |= kind == PLAN_FAILED;
+		free(a);
+		free(b);
+	}
+	if (status && !failed &&
+	    asprintf(&extra, "%s: FAILED", err ? err : "the run stopped") < 0)
+		extra = NULL;
 	fputs("{\n  \"dry_run\": true,\n  \"action\": ", out);
 	json_string(out, action);
 	fputs(",\n  \"profile\": ", out);
@@ -592,51 +628,44 @@ void plan_json(FILE *out, const char *action, const char *profile,
 	fputs(",\n  \"config\": ", out);
 	json_string(out, config);
 	fprintf(out, ",\n  \"exit_status\": %d,\n  \"would_run\": %s",
-		status, status ? "false" : "true");
+		status, status || real_refused ? "false" : "true");
+	fputs(",\n  \"error\": ", out);
+	if (err)
+		json_string(out, err);
+	else
+		fputs("null", out);
 	fputs(",\n  \"config_errors\": [", out);
 	for (i = 0; i < nerr; i++) {
 		fputs(i ? ", " : "", out);
 		json_string(out, errors[i] ? errors[i] : "");
 	}
-	fputs("],\n  \"checks\": [", out);
-	first = true;
-	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "# check: ", 9))
-			continue;
-		fputs(first ? "\n    " : ",\n    ", out);
-		first = false;
-		json_string(out, line + 9);
-	}
-	fputs(first ? "]" : "\n  ]", out);
-	free(copy);
-	copy = strdup(plan);
-	save = NULL;
+	fputs("],\n  \"checks\": ", out);
+	plan_strings(out, plan, len, 1U << PLAN_CHECK | 1U << PLAN_FAILED,
+		     extra);
+	fputs(",\n  \"failed_checks\": ", out);
+	plan_strings(out, plan, len, 1U << PLAN_FAILED, extra);
+	free(extra);
 	fputs(",\n  \"steps\": [", out);
 	first = true;
-	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "# check: ", 9) ||
-		    !strncmp(line, "# hibernate --dry-run: ", 23))
-			continue;
-		if (!strncmp(line, "# resume parameter: ", 20)) {
-			resume = plan + (line - copy) + 20;
-			continue;
-		}
-		plan_step(out, line, &first);
+	pos = plan;
+	while (plan_next(&pos, end, &kind, &a, &b)) {
+		if (kind == PLAN_RESUME && !resume)
+			resume = a;
+		else if (kind != PLAN_CHECK && kind != PLAN_FAILED &&
+			 kind != PLAN_HEAD && kind != PLAN_RESUME)
+			plan_step(out, kind, a, b, &first);
+		if (a != resume)
+			free(a);
+		free(b);
 	}
 	fputs(first ? "]" : "\n  ]", out);
 	fputs(",\n  \"resume_parameter\": ", out);
-	if (resume) {
-		char *r = strndup(resume, strcspn(resume, "\n"));
-
-		json_string(out, r ? r : "");
-		free(r);
-	} else {
+	if (resume)
+		json_string(out, resume);
+	else
 		fputs("null", out);
-	}
 	fputs("\n}\n", out);
-	free(copy);
+	free(resume);
 }
 
 /*
@@ -657,6 +686,11 @@ void result_json(FILE *out, const char *action, const char *profile,
 	fputs(",\n  \"config\": ", out);
 	json_string(out, config);
 	fprintf(out, ",\n  \"exit_status\": %d", status);
+	fputs(",\n  \"error\": ", out);
+	if (hib_first_error())
+		json_string(out, hib_first_error());
+	else
+		fputs("null", out);
 	fputs(",\n  \"config_errors\": [", out);
 	for (i = 0; i < nerr; i++) {
 		fputs(i ? ", " : "", out);

@@ -91,11 +91,14 @@ void report_json(FILE *out, const struct results *r);
 int status_read(const struct cfs *c, struct status *s);
 void status_text(FILE *out, const struct status *s);
 void status_json(FILE *out, const struct status *s);
-void status_json_unloaded(FILE *out, const char *root);
+/* --status --json that cannot read the status: why, as one object. */
+void status_json_failed(FILE *out, const char *root, bool loaded,
+			const char *error);
 void json_string(FILE *out, const char *s);
 void plan_json(FILE *out, const char *action, const char *profile,
-	       const char *config, const char *plan, char *const *errors,
-	       size_t nerr, int status);
+	       const char *config, const char *plan, size_t len,
+	       char *const *errors, size_t nerr, int status,
+	       int real_refused);
 void result_json(FILE *out, const char *action, const char *profile,
 		 const char *config, char *const *errors, size_t nerr,
 		 int status);

@@ -22,6 +22,7 @@
 #include "lock.h"
 #include "module.h"
 #include "perm.h"
+#include "plan.h"
 #include "report.h"
 #include "run.h"
 #include "sleep.h"
@@ -32,19 +33,46 @@
 /*
  * In a dry run checks are listed in the plan, as comments.  A failed
  * check returns the exit status the real run would return, in both
- * modes: the dry run stops where the real run would.
+ * modes: the dry run stops where the real run would.  What a line is
+ * (a check, a failed one, the resume parameter) is read from FMT, the
+ * code's own words, never from what the arguments hold: a path with a
+ * newline and "check: " in it stays one note.
  */
 void note(struct run *r, const char *fmt, ...)
 {
+	static const struct {
+		const char *prefix;
+		enum plan_kind kind;
+	} kinds[] = {
+		{ "check: ", PLAN_CHECK },
+		{ "resume parameter: ", PLAN_RESUME },
+		{ "hibernate --dry-run: ", PLAN_HEAD },
+	};
+	enum plan_kind kind = PLAN_NOTE;
+	size_t skip = 0, i;
+	char *text;
 	va_list ap;
+	int n;
 
 	if (!r->ctl->dry_run)
 		return;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		if (strncmp(fmt, kinds[i].prefix, strlen(kinds[i].prefix)))
+			continue;
+		kind = kinds[i].kind;
+		if (kind != PLAN_HEAD)
+			skip = strlen(kinds[i].prefix);
+	}
+	/* A check that stops the real run says FAILED, in its format. */
+	if (kind == PLAN_CHECK && strstr(fmt, "FAILED"))
+		kind = PLAN_FAILED;
 	va_start(ap, fmt);
-	fputs("# ", r->plan);
-	vfprintf(r->plan, fmt, ap);
-	fputc('\n', r->plan);
+	n = vasprintf(&text, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	plan_put(r->plan, r->cfs.framed, kind, text + skip, NULL);
+	free(text);
 }
 
 static int load_config(struct run *r)
@@ -64,7 +92,7 @@ static int load_config(struct run *r)
 	if (ret) {
 		conf_print_errors(&r->conf);
 		if (ret == -EPERM)
-			note(r, "check: configuration %s: refused: someone other than root could have written it (exit %d)",
+			note(r, "check: configuration %s: refused: someone other than root could have written it (exit %d): FAILED",
 			     ctl->config, HIB_EXIT_PERM);
 		return ret == -EPERM ? HIB_EXIT_PERM : HIB_EXIT_CONFIG;
 	}
@@ -105,13 +133,17 @@ static int show_status(struct run *r)
 		hib_err("%s does not exist: is suspend2 loaded?",
 			r->cfs.root);
 		if (r->ctl->json)
-			status_json_unloaded(stdout, r->cfs.root);
+			status_json_failed(stdout, r->cfs.root, false,
+					   "the configfs directory does not exist: is suspend2 loaded?");
 		return HIB_EXIT_FAILURE;
 	}
 	ret = status_read(&r->cfs, &s);
 	if (ret) {
 		hib_err("cannot read %s/state: %s", r->cfs.root,
 			strerror(-ret));
+		if (r->ctl->json)
+			status_json_failed(stdout, r->cfs.root, true,
+					   hib_first_error());
 		return HIB_EXIT_FAILURE;
 	}
 	status_keys(r, &s.keys);
@@ -183,7 +215,7 @@ static int take_lock(struct run *r)
 	if (lock_strerror(ret)) {
 		hib_err("refusing the lock file %s: %s", path,
 			lock_strerror(ret));
-		note(r, "check: lock %s: refused: %s", path,
+		note(r, "check: lock %s: refused: %s: FAILED", path,
 		     lock_strerror(ret));
 		return HIB_EXIT_PERM;
 	}
@@ -244,9 +276,7 @@ int setup_tpm(struct run *r)
 	}
 	note(r, "hibernate --dry-run: --setup-key for key tpm, profile '%s' from %s: no key file is made",
 	     r->prof.name, r->conf.path);
-	if (cfs_is_default(&r->cfs) && !perm_is_root())
-		note(r, "check: running as root: no, a real run would be refused (exit %d)",
-		     HIB_EXIT_PERM);
+	note_root(r);
 	if (ctl->force)
 		hib_info("--force: key tpm has no key file to replace; it changes nothing");
 	caps_builtin(&r->caps);
@@ -584,7 +614,7 @@ static int resume_checks(struct run *r)
 	}
 	hib_err("refusing to resume: %s mounted read-write, and restoring the image would corrupt %s; unmount %s first, or use --force to resume anyway",
 		mounts, n == 1 ? "it" : "them", n == 1 ? "it" : "them");
-	note(r, "check: mounted read-write: %s: would refuse to resume", mounts);
+	note(r, "check: mounted read-write: %s: would refuse to resume: FAILED", mounts);
 	return HIB_EXIT_FAILURE;
 }
 
@@ -736,11 +766,12 @@ int hib_run(const struct hib_ctl *ctl)
 	/* Key files and the image key wrap (keyfile.c, wrap.c). */
 	if (sodium_init() < 0) {
 		hib_err("cannot initialise libsodium");
-		return HIB_EXIT_FAILURE;
+		ret = HIB_EXIT_FAILURE;
+		goto out;
 	}
 	ret = hib_sysroot_check();
 	if (ret)
-		return ret;
+		goto out;
 	/* Neither needs the configuration's profile or the module. */
 	if (a == ACT_INSTALL_SYSTEMD)
 		return hib_install_systemd(ctl);
@@ -753,8 +784,10 @@ int hib_run(const struct hib_ctl *ctl)
 	    a != ACT_LIST_PROFILES) {
 		r.plan = open_memstream(&plan, &plan_len);
 		if (!r.plan) {
+			r.plan = stdout;
 			hib_err("out of memory");
-			return HIB_EXIT_FAILURE;
+			ret = HIB_EXIT_FAILURE;
+			goto out;
 		}
 	}
 	if (cfs_init(&r.cfs, ctl->configfs, ctl->dry_run, r.plan)) {
@@ -762,6 +795,7 @@ int hib_run(const struct hib_ctl *ctl)
 		ret = HIB_EXIT_USAGE;
 		goto out;
 	}
+	r.cfs.framed = r.plan != stdout;
 	if (a == ACT_STATUS)
 		return show_status(&r);
 	/*
@@ -843,7 +877,8 @@ out:
 		plan_json(stdout, hib_action_word(a),
 			  r.prof.name ? r.prof.name : ctl->profile,
 			  r.conf.path ? r.conf.path : ctl->config,
-			  plan ? plan : "", r.conf.errors, r.conf.nerr, ret);
+			  plan ? plan : "", plan ? plan_len : 0,
+			  r.conf.errors, r.conf.nerr, ret, r.real_refused);
 		free(plan);
 	} else if (ctl->json && !r.json_out) {
 		result_json(stdout, hib_action_word(a),

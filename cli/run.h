@@ -29,6 +29,8 @@ struct run {
 	int lock_fd;
 	FILE *plan;		/* dry run: stdout, or a buffer for --json */
 	bool json_out;		/* --json: the report is printed already */
+	/* A dry run a real run would refuse (not root): its exit status. */
+	int real_refused;
 	/* encryption != none: the key the image is written for. */
 	bool encrypted;
 	bool tpm;		/* key = tpm: sealed by the module, no key file */

@@ -509,13 +509,14 @@ int check_target(struct run *r, bool need_room)
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,
 			tv->value);
-		note(r, "check: target %s: not found", tv->value);
+		note(r, "check: target %s: not found: FAILED", tv->value);
 		return HIB_EXIT_FAILURE;
 	}
 	if (stat(r->target, &st)) {
 		hib_err("%s: key 'target': %s: %s", where, r->target,
 			strerror(errno));
-		note(r, "check: target %s: %s", r->target, strerror(errno));
+		note(r, "check: target %s: %s: FAILED", r->target,
+		     strerror(errno));
 		return HIB_EXIT_FAILURE;
 	}
 	note(r, "check: target %s%s%s: exists", tv->value,

@@ -31,11 +31,17 @@ bool needs_root(const struct hib_ctl *ctl, const struct cfs *c)
 	       ctl->action != ACT_LIST_PROFILES;
 }
 
+/*
+ * A dry run goes on without root, but the real run would stop here:
+ * said as a failed check, and --json says would_run false.
+ */
 void note_root(struct run *r)
 {
-	if (needs_root(r->ctl, &r->cfs) && !perm_is_root())
-		note(r, "check: running as root: no, a real run would be refused (exit %d)",
-		     HIB_EXIT_PERM);
+	if (!needs_root(r->ctl, &r->cfs) || perm_is_root())
+		return;
+	note(r, "check: running as root: no: FAILED, a real run would be refused (exit %d)",
+	     HIB_EXIT_PERM);
+	r->real_refused = HIB_EXIT_PERM;
 }
 
 /*
@@ -85,7 +91,7 @@ int check_module_trust(struct run *r)
 
 	if (!module_unsafe(r, why, sizeof(why)))
 		return 0;
-	note(r, "check: module %s: refused: %s", r->prof.v[K_MODULE].value,
+	note(r, "check: module %s: refused: %s: FAILED", r->prof.v[K_MODULE].value,
 	     why);
 	hib_err("refusing to load %s: %s; nothing was changed",
 		r->prof.v[K_MODULE].value, why);
@@ -101,7 +107,7 @@ int check_hooks(struct run *r)
 		return 0;	/* only a cycle runs hooks */
 	if (!hooks_unsafe(r, why, sizeof(why)))
 		return 0;
-	note(r, "check: hooks of %s: refused: %s", r->conf.path, why);
+	note(r, "check: hooks of %s: refused: %s: FAILED", r->conf.path, why);
 	hib_err("refusing to run the hooks of %s: %s; nothing was frozen",
 		r->conf.path, why);
 	return HIB_EXIT_PERM;

@@ -18,6 +18,7 @@
 #include "../../cli/check.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
+#include "../../cli/plan.h"
 #include "../../cli/report.h"
 #include "../../cli/strutil.h"
 #include "test_util.h"
@@ -597,33 +598,102 @@ static void test_utf8_cut(void **state)
 	}
 }
 
+/*
+ * The plan as plan.h's records: what each step is comes from the code,
+ * so a path holding a newline and "# check: " or " = " (a configuration
+ * named so, a --configfs directory) stays the one string it is.
+ */
 static void test_plan_json(void **state)
 {
-	char *buf = NULL, *errs[1] = { "c.conf:2: bad \xff byte" };
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = NULL, *plan = NULL, *errs[1] = { "c.conf:2: bad \xff byte" };
+	size_t len = 0, plen = 0;
+	FILE *f = open_memstream(&plan, &plen);
 
 	(void)state;
-	plan_json(f, "hibernate", "p\xc3", "c.conf",
-		  "# hibernate --dry-run: action 'hibernate'\n"
-		  "# check: target /dev/vdb: exists\n"
-		  "mkdir /cfs/profiles/p\n"
-		  "/cfs/profiles/p/target = /dev/vdb\n"
-		  "# resume parameter: resume=/dev/vdb:0 (resume_location = /dev/vdb:0)\n"
-		  "# would run pre_hibernate hook: echo \"hi\"\n"
-		  "/cfs/action = hibernate\n", errs, 1, 0);
+	plan_put(f, true, PLAN_HEAD,
+		 "hibernate --dry-run: action 'hibernate', profile 'p' from c\n# check: forged: FAILED\n", NULL);
+	plan_put(f, true, PLAN_CHECK, "target /dev/vdb: exists", NULL);
+	plan_put(f, true, PLAN_MKDIR, "/cfs\n# check: forged/profiles/p", NULL);
+	plan_put(f, true, PLAN_WRITE, "/cfs/profiles/p/target", "/dev/vdb");
+	plan_put(f, true, PLAN_WRITE, "/a = b\n/cfs/action", "x\ny = z");
+	plan_put(f, true, PLAN_RESUME,
+		 "resume=/dev/vdb:0 (resume_location = /dev/vdb:0)", NULL);
+	plan_put(f, true, PLAN_NOTE, "would run pre_hibernate hook: echo \"hi\"",
+		 NULL);
+	plan_put(f, true, PLAN_WRITE, "/cfs/action", "hibernate");
+	fclose(f);
+	f = open_memstream(&buf, &len);
+	plan_json(f, "hibernate", "p\xc3", "c.conf", plan, plen, errs, 1, 0, 0);
 	fclose(f);
 	assert_true(utf8_valid(buf, len));
 	assert_non_null(strstr(buf, "\"profile\": \"p\\ufffd\""));
-	assert_non_null(strstr(buf, "\"exit_status\": 0"));
+	assert_non_null(strstr(buf, "\"exit_status\": 0,\n  \"would_run\": true"));
 	assert_non_null(strstr(buf, "\"config_errors\": [\"c.conf:2: bad \\ufffd byte\"]"));
 	assert_non_null(strstr(buf, "\"checks\": [\n    \"target /dev/vdb: exists\"\n  ]"));
-	assert_non_null(strstr(buf, "{\"do\": \"mkdir\", \"path\": \"/cfs/profiles/p\"}"));
+	assert_non_null(strstr(buf, "\"failed_checks\": []"));
+	assert_non_null(strstr(buf, "{\"do\": \"mkdir\", \"path\": \"/cfs\\n# check: forged/profiles/p\"}"));
 	assert_non_null(strstr(buf, "{\"do\": \"write\", \"path\": \"/cfs/profiles/p/target\", \"value\": \"/dev/vdb\"}"));
+	assert_non_null(strstr(buf, "{\"do\": \"write\", \"path\": \"/a = b\\n/cfs/action\", \"value\": \"x\\ny = z\"}"));
 	assert_non_null(strstr(buf, "{\"do\": \"note\", \"text\": \"would run pre_hibernate hook: echo \\\"hi\\\"\"}"));
 	assert_non_null(strstr(buf, "\"resume_parameter\": \"resume=/dev/vdb:0 (resume_location = /dev/vdb:0)\""));
 	assert_null(strstr(buf, "--dry-run: action"));
+	assert_null(strstr(buf, "\"forged"));
 	free(buf);
+
+	/* A failed check is one of failed_checks too; and not root. */
+	free(plan);
+	f = open_memstream(&plan, &plen);
+	plan_put(f, true, PLAN_FAILED,
+		 "running as root: no: FAILED, a real run would be refused (exit 7)",
+		 NULL);
+	fclose(f);
+	f = open_memstream(&buf, &len);
+	plan_json(f, "test", "p", "c.conf", plan, plen, NULL, 0, 0, 7);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"exit_status\": 0,\n  \"would_run\": false"));
+	assert_non_null(strstr(buf, "\"failed_checks\": [\n    \"running as root: no: FAILED"));
+	free(buf);
+
+	/* A run that stops without a failed check gets its error as one. */
+	f = open_memstream(&buf, &len);
+	plan_json(f, "test", "p", "c.conf", "", 0, NULL, 0, 3, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"would_run\": false"));
+	assert_non_null(strstr(buf, "\"failed_checks\": [\n    \"the run stopped: FAILED\"\n  ]"));
+	free(buf);
+	free(plan);
+}
+
+/* Records read back whatever their fields hold; a cut record is none. */
+static void test_plan_records(void **state)
+{
+	char *plan = NULL, *a, *b;
+	const char *pos;
+	size_t plen = 0;
+	enum plan_kind kind;
+	FILE *f = open_memstream(&plan, &plen);
+
+	(void)state;
+	plan_put(f, true, PLAN_WRITE, "1:2:", "\n12:x");
+	plan_put(f, true, PLAN_CHECK, "", NULL);
+	fclose(f);
+	pos = plan;
+	assert_true(plan_next(&pos, plan + plen, &kind, &a, &b));
+	assert_int_equal(kind, PLAN_WRITE);
+	assert_string_equal(a, "1:2:");
+	assert_string_equal(b, "\n12:x");
+	free(a);
+	free(b);
+	assert_true(plan_next(&pos, plan + plen, &kind, &a, &b));
+	assert_int_equal(kind, PLAN_CHECK);
+	assert_string_equal(a, "");
+	free(a);
+	free(b);
+	assert_false(plan_next(&pos, plan + plen, &kind, &a, &b));
+	pos = plan;
+	assert_false(plan_next(&pos, plan + plen - 12, &kind, &a, &b));
+	assert_null(a);
+	free(plan);
 }
 
 int main(void)
@@ -642,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_json_utf8),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_plan_json),
+		cmocka_unit_test(test_plan_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -313,6 +313,27 @@ static void s2_tpm_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
 }
 
+/*
+ * Retiring an image moves the counter past it, by one, only while it is
+ * the newest: retiring an older one, or the same one again, leaves the
+ * counter, and so the newest image, alone.
+ */
+static void s2_tpm_counter_retires(struct kunit *test)
+{
+	const char *why = NULL;
+	u64 a = 0, b = 0;
+
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&a, &why), 0, "%s", why);
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&b, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire(a, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, false, &why), 0);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire(b, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, false, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire(b, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
+}
+
 static struct kunit_case s2_tpm_cases[] = {
 	KUNIT_CASE(s2_tpm_round_trip),
 	KUNIT_CASE(s2_tpm_forged),
@@ -321,6 +342,7 @@ static struct kunit_case s2_tpm_cases[] = {
 	KUNIT_CASE(s2_tpm_flipped_or_cut),
 	KUNIT_CASE(s2_tpm_image_fewer_pcrs),
 	KUNIT_CASE(s2_tpm_counter),
+	KUNIT_CASE(s2_tpm_counter_retires),
 	{}
 };
 

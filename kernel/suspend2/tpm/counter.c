@@ -212,3 +212,30 @@ int s2_tpm_counter_claim(u64 expected, bool bump, const char **why)
 	s2_tpm_put(chip);
 	return rc > 0 ? -EKEYREJECTED : rc;
 }
+
+/*
+ * Whatever root did to the index, a counter that reads @retired, or that
+ * is gone (defined again, a counter starts at the highest value any had
+ * on this TPM), moves on; one that reads another value has already left
+ * @retired behind, and stays.
+ */
+int s2_tpm_counter_retire(u64 retired, const char **why)
+{
+	struct tpm_chip *chip = s2_tpm_get(why);
+	u64 now = 0;
+	int rc;
+
+	if (!chip)
+		return -ENODEV;
+	rc = nv_ensure(chip, true, why);
+	if (!rc) {
+		rc = nv_read(chip, &now);
+		/* Defined but never incremented: it has no value yet. */
+		if (rc > 0 || (!rc && now == retired))
+			rc = nv_increment(chip);
+		if (rc)
+			*why = "the TPM refused to move the image counter on";
+	}
+	s2_tpm_put(chip);
+	return rc > 0 ? -EIO : rc;
+}

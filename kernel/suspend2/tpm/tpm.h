@@ -87,6 +87,12 @@ int s2_tpm_unseal(const u8 *blob, size_t blob_len, u32 boot_pcrs,
 int s2_tpm_counter_next(u64 *value, const char **why);
 int s2_tpm_counter_claim(u64 expected, bool bump, const char **why);
 /*
+ * An image sealed with counter value @retired stops being the one to
+ * resume: the counter moves on if it is still at that value, so that
+ * its key never opens an image again.  0 once it is past it.
+ */
+int s2_tpm_counter_retire(u64 retired, const char **why);
+/*
  * Sealing with PCR 23 left as it is, not in the kernel's state: what
  * root could do through /dev/tpmrm0, for the tests.
  */
