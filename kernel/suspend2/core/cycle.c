@@ -228,38 +228,68 @@ s2_discard_image(struct s2_writer *w, const char *what, bool rewrite)
 }
 
 /*
- * Back from a power down that did not happen (a wakeup event) or from RAM
- * after a suspend to both, with tasks still frozen: nothing may restore
- * this image once they run again.  When its key was sealed to the TPM the
- * image counter moves on first: from then on the image is refused
- * whatever its anchor says, so the anchor is cleared best effort and the
- * system thaws.  If the counter cannot move (a TPM that came back from
- * RAM uninitialised, or gone), the anchor is left alone and the machine
+ * An image this cycle wrote, with tasks still frozen, that nothing may
+ * restore once they run again: back from a power down that did not
+ * happen (a wakeup event), from RAM after a suspend to both, or the test
+ * action's, read back.  When its key was sealed to the TPM (@crypt's
+ * counter) the image counter moves past it first: from then on the image
+ * is refused whatever its anchor says (root can put an anchor back, see
+ * s2img rearm), so the anchor is cleared best effort and the system
+ * thaws.  If the counter cannot move (a TPM that came back from RAM
+ * uninitialised, or gone), the anchor is left alone and the machine
  * powers off, and the next boot resumes from the image: clearing the
- * anchor first would lose the session in RAM with it.  Without a sealed
- * key the anchor is all there is (s2_discard_image()).
+ * anchor first would lose the session in RAM with it, and thawing over
+ * an image whose key still opens would let root restore it later over
+ * what the system did since.  Without a sealed key the anchor is all
+ * there is (s2_discard_image()).  Returns how many tries of the anchor
+ * failed, S2_DISCARD_TRIES when none succeeded.
  */
-static noinline_for_stack void
-s2_retire_image(struct s2_writer *w, const struct s2_settings *set)
+static noinline_for_stack unsigned int
+s2_retire_image(struct s2_writer *w, const struct s2_crypt *crypt,
+		const char *what)
 {
 	const char *why = "";
-	u64 counter;
+	unsigned int failed;
 	int error;
 
-	if (!s2_profile_sealed(set)) {
-		s2_discard_image(w, "the image written", false);
-		return;
-	}
-	error = s2_tpm_counter_next(&counter, &why);
+	if (!crypt || !crypt->tpm_counter)
+		return s2_discard_image(w, what, false);
+	error = s2_tpm_counter_retire(crypt->tpm_counter, &why);
 	if (error) {
-		pr_crit("cannot retire the image written (%pe: %s): powering off, the next boot resumes from it\n",
-			ERR_PTR(error), why);
+		pr_crit("cannot retire %s (%pe: %s): powering off, the next boot resumes from it\n",
+			what, ERR_PTR(error), why);
 		s2_power_off_now();
 	}
-	error = s2_image_invalidate(w, false);
+	for (failed = 0; failed < S2_DISCARD_TRIES; failed++) {
+		if (failed)
+			msleep(S2_DISCARD_WAIT_MS);
+		error = s2_image_invalidate(w, false);
+		if (!error)
+			return failed;
+	}
+	pr_warn("%s is retired by the TPM counter, but its anchor could not be cleared (%pe): a boot will refuse it\n",
+		what, ERR_PTR(error));
+	return failed;
+}
+
+/*
+ * A write that failed after the key was sealed can still have left a
+ * whole image (its header written, the anchor's write failed or never
+ * sent): root could point an anchor at it.  Its key is retired, best
+ * effort, once the anchor is gone: the system thaws either way, as it
+ * did before, rather than power off over a write that failed.
+ */
+static void s2_retire_unwritten(const struct s2_crypt *crypt)
+{
+	const char *why = "";
+	int error;
+
+	if (!crypt || !crypt->tpm_counter)
+		return;
+	error = s2_tpm_counter_retire(crypt->tpm_counter, &why);
 	if (error)
-		pr_warn("the image written is retired by the TPM counter, but its anchor could not be cleared (%pe): a boot will refuse it\n",
-			ERR_PTR(error));
+		pr_warn("cannot retire the key of the image whose write failed (%pe: %s): with an anchor put back, what it wrote could be restored\n",
+			ERR_PTR(error), why);
 }
 
 /*
@@ -779,13 +809,17 @@ s2_test_verify_and_discard(struct s2_writer *w, const struct s2_settings *set,
 			   struct s2_crypt *crypt)
 {
 	int error = s2_verify_image(w, set, crypt);
-	unsigned int failed = s2_discard_image(w, "the test image", false);
+	unsigned int failed = s2_retire_image(w, crypt, "the test image");
 
 	if (failed && !error) {
 		error = -EIO;
-		s2_results_set_error(error,
-				     "the test image's anchor could be cleared only at try %u: the target failed writes",
-				     failed + 1);
+		if (failed < S2_DISCARD_TRIES)
+			s2_results_set_error(error,
+					     "the test image's anchor could be cleared only at try %u: the target failed writes",
+					     failed + 1);
+		else
+			s2_results_set_error(error,
+					     "the test image's anchor cannot be cleared; its key is retired on the TPM, no boot restores it");
 	}
 	return error;
 }
@@ -924,9 +958,15 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 		s2_record_aborted_by(aborted ? by : 0);
 		if (why[0])
 			s2_results_set_error(error, "%s", why);
+		/*
+		 * The anchor first: if it cannot be cleared the machine
+		 * powers off, and the image, if whole, must still open.
+		 */
 		if (error && wst.anchor_sent)
 			s2_discard_image(&w, "the image whose write failed",
 					 true);
+		if (error)
+			s2_retire_unwritten(crypt);
 		swsusp_free();
 		s2_record_write(&wst, &fz, times.snapshot_us);
 		if (!error && !test) {
@@ -934,7 +974,7 @@ static int s2_hibernate(const struct s2_settings *set, bool test)
 			if (error)
 				s2_results_set_error(error, "%s",
 						     s2_rolled_back_why(set));
-			s2_retire_image(&w, set);
+			s2_retire_image(&w, crypt, "the image written");
 			/* Only a suspend to both comes back without an error. */
 			resumed = !error;
 			if (resumed)
@@ -1039,6 +1079,35 @@ static void s2_leave_boot_record(const struct s2_image *img,
 			ERR_PTR(error));
 }
 
+/*
+ * A sealed image this boot found and does not restore (refused, not
+ * allowed, or a failure after its anchor was cleared): its key is retired,
+ * the TPM's counter moved past it, so that no boot restores it even with
+ * its anchor put back, or still there because it could not be cleared.
+ * The counter value is the header's, unchecked (s2_image_sealed_counter()).
+ * True when the image is retired now; false when it has no sealed key, or
+ * the TPM could not move the counter (then only its anchor, if cleared,
+ * keeps it from being restored).
+ */
+static bool s2_resume_retire(const struct s2_settings *set,
+			     const struct s2_image *img)
+{
+	const char *why = "";
+	int error;
+
+	if (!img->sealed_counter)
+		return false;
+	error = s2_tpm_counter_retire(img->sealed_counter, &why);
+	if (error) {
+		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
+		       set->target, ERR_PTR(error), why);
+		return false;
+	}
+	pr_info("the key of the image on %s is retired on the TPM: no boot can restore it\n",
+		set->target);
+	return true;
+}
+
 /* In the boot kernel: restore the image, or refuse it and carry on. */
 static int s2_resume(const struct s2_settings *set)
 {
@@ -1048,6 +1117,7 @@ static int s2_resume(const struct s2_settings *set)
 	unsigned int sleep_flags;
 	struct s2_image *img = NULL;
 	struct s2_writer w;
+	bool retired = false;
 	const char *why;
 	int platform;
 	int error, inval;
@@ -1096,14 +1166,27 @@ static int s2_resume(const struct s2_settings *set)
 		pr_err("cannot clear the anchor of the image on %s (%pe)\n",
 		       set->target, ERR_PTR(inval));
 		s2_stale_watch(set);
+		/*
+		 * A sealed image is dead once its key is retired, anchor or
+		 * not: results/error says so ("retired on the TPM"), and
+		 * hibernate(8) need not stop the boot for it.
+		 */
+		retired = s2_resume_retire(set, img);
 		if (!error)
-			why = "its anchor cannot be cleared: a later boot would restore it";
+			why = retired ? "its anchor cannot be cleared" :
+			      "its anchor cannot be cleared: a later boot would restore it";
 		error = error ?: inval;
 	}
 	if (error) {
 		pr_err("refusing the image on %s: %s\n",
 		       set->target, why);
-		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+		if (retired)
+			s2_results_set_error(-EBADMSG,
+					     "image refused and retired on the TPM, no boot restores it: %s",
+					     why);
+		else
+			s2_results_set_error(-EBADMSG, "image refused: %s",
+					     why);
 		error = -EBADMSG;
 		goto out_put;
 	}
@@ -1195,6 +1278,9 @@ out_release:
 out_unlock:
 	unlock_system_sleep(sleep_flags);
 out_put:
+	/* Only the success, which does not return, keeps a key usable. */
+	if (error && !retired)
+		s2_resume_retire(set, img);
 	s2_image_put(img);
 out_close:
 	s2_writer_close(&w);
@@ -1212,17 +1298,31 @@ out:
 	return error;
 }
 
+/*
+ * A sealed image's key is retired first: from then on no boot restores
+ * the image, whatever becomes of its anchor (root can write one back).
+ * When the TPM cannot retire it, the anchor is cleared all the same (the
+ * filesystems move on without the image), and the action fails.
+ */
 static int s2_invalidate(const struct s2_settings *set)
 {
+	const char *why = "";
 	struct s2_writer w;
-	int error;
+	u64 counter = 0;
+	int error, retire = 0;
 
 	error = s2_writer_open(&w, set, false);
 	if (error)
 		return error;
+	if (!s2_image_sealed_counter(&w, &counter) && counter) {
+		retire = s2_tpm_counter_retire(counter, &why);
+		if (retire)
+			pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
+			       set->target, ERR_PTR(retire), why);
+	}
 	error = s2_image_invalidate(&w, false);
 	s2_writer_close(&w);
-	return error;
+	return error ?: retire;
 }
 
 const char * const s2_action_names[S2_NR_ACTIONS] = {

@@ -57,6 +57,12 @@ struct s2_image {
 	u32 nr_index;
 	struct s2_header_tpm *tpm;	/* key_scheme tpm: the sealed key */
 	bool sealed;		/* its key is still to be unsealed */
+	/*
+	 * The counter value its header gives a key sealed to the TPM, 0
+	 * for none; read before any check, so only ever used to retire
+	 * the image (s2_image_sealed_counter()).
+	 */
+	u64 sealed_counter;
 };
 
 /*
@@ -106,5 +112,13 @@ int s2_image_load(struct s2_writer *w, struct s2_image *img,
  * @rewrite: write the page even when it holds no anchor.
  */
 int s2_image_invalidate(struct s2_writer *w, bool rewrite);
+
+/*
+ * The TPM counter value the header of the image on @w's target gives its
+ * sealed key, 0 when there is no anchor or no key sealed to the TPM.
+ * Nothing of it is checked: a value root forged can only make the caller
+ * move the counter past the newest image, which root can do anyway.
+ */
+int s2_image_sealed_counter(struct s2_writer *w, u64 *counter);
 
 #endif /* _SUSPEND2_IMAGE_H */

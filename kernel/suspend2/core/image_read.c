@@ -268,6 +268,45 @@ int s2_image_check_seal(const struct s2_image *img,
 	return error;
 }
 
+/* Unchecked: see s2_image_sealed_counter(). */
+static u64 sealed_counter_of(const void *page)
+{
+	const struct s2_image_header *h = page;
+	const struct s2_header_tpm *t = page + S2_HEADER_TPM_OFFSET;
+
+	if (memcmp(h->magic, S2_IMAGE_MAGIC, sizeof(h->magic)) ||
+	    !s2_header_encrypted(h) ||
+	    le32_to_cpu(h->crypt.key_scheme) != S2_KEY_TPM)
+		return 0;
+	return le64_to_cpu(t->counter);
+}
+
+int s2_image_sealed_counter(struct s2_writer *w, u64 *counter)
+{
+	u64 dev_pages = bdev_nr_bytes(w->bdev) >> PAGE_SHIFT;
+	struct s2_anchor *anchor;
+	u64 where;
+	void *page;
+	int error;
+
+	*counter = 0;
+	page = (void *)__get_free_page(GFP_KERNEL);
+	if (!page)
+		return -ENOMEM;
+	error = read_anchor(w, page, &anchor);
+	if (error || !s2_anchor_is_image(anchor))
+		goto out;
+	where = le64_to_cpu(anchor->header_page);
+	if (!where || where >= dev_pages || where == w->anchor_page)
+		goto out;
+	error = s2_io_sync(w->bdev, REQ_OP_READ, where, page);
+	if (!error)
+		*counter = sealed_counter_of(page);
+out:
+	free_page((unsigned long)page);
+	return error;
+}
+
 /* The sealed image key, from the header page, checked as hostile input. */
 static int read_sealed_key(struct s2_image *img, const void *page,
 			   const char **why)
@@ -340,6 +379,7 @@ int s2_image_find(struct s2_writer *w, struct s2_image *img,
 		goto out;
 	}
 	memcpy(&img->header, page, sizeof(img->header));
+	img->sealed_counter = sealed_counter_of(page);
 	error = s2_header_check(&img->header, &kid, &lim, why);
 	if (!error && le32_to_cpu(img->header.header_crc) != header_crc) {
 		*why = "anchor header_crc does not match the image header (stale image)";

@@ -22,6 +22,7 @@ struct s2_crypt {
 	u8 key[S2_KEY_LEN];
 	u8 image_id[S2_IMAGE_ID_LEN];
 	u64 nr_chunks;			/* bound into every chunk's tag */
+	u64 tpm_counter;		/* key = tpm: the counter sealed with it */
 };
 
 /*

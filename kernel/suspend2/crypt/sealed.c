@@ -44,6 +44,7 @@ int s2_crypt_new_sealed_image(struct s2_crypt *c, enum s2_encryption enc,
 	t->counter = cpu_to_le64(counter);
 	hc->encryption = cpu_to_le32(enc);
 	hc->key_scheme = cpu_to_le32(S2_KEY_TPM);
+	c->tpm_counter = counter;
 	memcpy(hc->image_id, c->image_id, S2_IMAGE_ID_LEN);
 	sha256((const u8 *)t, sizeof(*t), hc->tpm_digest);
 	c->enc = enc;
