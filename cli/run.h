@@ -26,6 +26,7 @@ struct run {
 	struct caps caps;
 	char target[PATH_MAX];
 	bool swapped_on;	/* swap_on_demand: we enabled the target */
+	bool target_location;	/* target is DEVICE:PAGE (target.c) */
 	int lock_fd;
 	FILE *plan;		/* dry run: stdout, or a buffer for --json */
 	bool json_out;		/* --json: the report is printed already */

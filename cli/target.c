@@ -156,6 +156,25 @@ bool swap_writer(const struct run *r)
 }
 
 /*
+ * target = DEVICE:PAGE (hibernate.conf(5), docs/configfs.md "Resume
+ * locations"): a name that does not exist as a whole (a USB disk's
+ * /dev/disk/by-id/usb-Foo_0:0 does) and ends in ":PAGE", its device a
+ * path or UUID=, LABEL=, ... as resume_location's.  LOC gets it with the
+ * device resolved; true when VAL is one.
+ */
+static bool target_location(const char *val, char *loc, size_t len)
+{
+	char whole[PATH_MAX], dev[PATH_MAX];
+	struct stat st;
+	uint64_t page;
+
+	if (!sys_resolve_target(val, whole, sizeof(whole)) && !stat(whole, &st))
+		return false;
+	return !hint_resolve_location(val, loc, len) &&
+	       !check_location(loc, dev, sizeof(dev), &page);
+}
+
+/*
  * swap_on_demand = yes: the target (a swap partition or swap file) is
  * enabled only for the cycle, at the highest priority so nothing else
  * (zram) is preferred, and disabled again afterwards, resumed or failed.
@@ -180,6 +199,14 @@ int swap_on_demand(struct run *r, bool on)
 		}
 		hib_verbose("swap_on_demand: %s disabled again", r->target);
 		return 0;
+	}
+	/* swapon(2) takes a file or a device, not a page of one. */
+	if (target_location(r->prof.v[K_TARGET].value, path, sizeof(path))) {
+		hib_err("swap_on_demand: target %s is a resume location (DEVICE:PAGE), which swapon cannot enable; name the swap file or partition itself as target (and the location as resume_location, for hibernate --resume)",
+			r->prof.v[K_TARGET].value);
+		note(r, "check: swap_on_demand: target %s is a resume location: FAILED",
+		     r->prof.v[K_TARGET].value);
+		return HIB_EXIT_FAILURE;
 	}
 	if (sys_resolve_target(r->prof.v[K_TARGET].value, path, sizeof(path))) {
 		hib_err("swap_on_demand: cannot find %s",
@@ -250,6 +277,11 @@ static void resume_location(struct run *r, char *out, size_t len)
 			 r->prof.name);
 		if (cfs_read(&r->cfs, rel, out, len))
 			snprintf(out, len, "unknown");
+		return;
+	}
+	/* A location is where the image's anchor is, whatever the writer. */
+	if (r->target_location) {
+		snprintf(out, len, "%s", r->target);
 		return;
 	}
 	if (!file_writer(r)) {
@@ -487,6 +519,53 @@ static int activate_volume(struct run *r, enum conf_key k)
 	return 0;
 }
 
+/*
+ * target = DEVICE:PAGE, resolved in r->target: resume and invalidate
+ * read the anchor there, as with resume_location; an image is written to
+ * one only by the swapfile writer (the active swap area that starts at
+ * that page), as the module takes it (s2_writer_open()): the others need
+ * the file or device itself.
+ */
+static int check_target_location(struct run *r, bool need_room)
+{
+	const struct prof_val *tv = &r->prof.v[K_TARGET];
+	const char *writer = r->prof.v[K_WRITER].value;
+	char where[PATH_MAX + 32], dev[PATH_MAX];
+	const char *loc = r->target, *err = NULL;
+	struct stat st;
+	uint64_t page;
+
+	prof_where(tv, where, sizeof(where));
+	check_location(loc, dev, sizeof(dev), &page);
+	if (stat(dev, &st))
+		err = strerror(errno);
+	else if (!S_ISBLK(st.st_mode))
+		err = "not a block device";
+	if (err) {
+		hib_err("%s: key 'target': resume location %s: device %s: %s",
+			where, tv->value, dev, err);
+		note(r, "check: target %s: a resume location, device %s: %s: FAILED",
+		     tv->value, dev, err);
+		return HIB_EXIT_FAILURE;
+	}
+	if (need_room && strcmp(writer, "swapfile")) {
+		hib_err("%s: key 'target': %s is a resume location (DEVICE:PAGE): the %s writer needs the %s itself to write an image (only swapfile writes to a location, the active swap file starting there); name it as target, and the location as resume_location for hibernate --resume",
+			where, tv->value, writer,
+			file_writer(r) ? "file" : "device");
+		note(r, "check: target %s: a resume location, which the %s writer cannot write an image to: FAILED",
+		     tv->value, writer);
+		return HIB_EXIT_FAILURE;
+	}
+	if (need_room && refuse_volatile(r, dev))
+		return HIB_EXIT_FAILURE;
+	r->target_location = true;
+	note(r, "check: target %s%s%s: a resume location, device %s exists%s",
+	     tv->value, strcmp(tv->value, loc) ? " -> " : "",
+	     strcmp(tv->value, loc) ? loc : "", dev,
+	     need_room ? "; the module writes to the active swap area starting at that page (room not checked)" : "");
+	return 0;
+}
+
 int check_target(struct run *r, bool need_room)
 {
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
@@ -505,6 +584,8 @@ int check_target(struct run *r, bool need_room)
 	}
 	if (!need_room && activate_volume(r, K_TARGET))
 		return 0;
+	if (target_location(tv->value, r->target, sizeof(r->target)))
+		return check_target_location(r, need_room);
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
 		hib_err("%s: key 'target': cannot find device %s", where,

@@ -233,6 +233,23 @@ elif truncate -s 64G "$T/lo.img" && lo=$(losetup -f --show "$T/lo.img" 2>/dev/nu
 		grep -q "target $lo: it is a loop device ([a-z0-9]*) over $T/lo.img, which no boot could read an image back from: the initramfs sets up no loop devices.*use the backing file itself" "$T/real.err"
 	check "loop device: the dry run's check says FAILED" \
 		grep -q "^# check: target $lo: it is a loop device .*: FAILED" "$T/dry.out"
+	# target = DEVICE:PAGE, as hibernate.conf(5) has it: --resume and
+	# --invalidate read the anchor there (a loop device harms nothing
+	# then), by path or UUID=; only swapfile writes an image to one.
+	mkswap -q "$lo" >/dev/null 2>&1
+	uuid=$(blkid -s UUID -o value "$lo")
+	conf swap "$lo:1"
+	same "target = DEVICE:PAGE, --invalidate" 0 --invalidate
+	check "target = DEVICE:PAGE: written to configfs as it is" \
+		grep -qx "$lo:1" "$CFS/profiles/p/target"
+	conf swap "UUID=$uuid:1"
+	same "target = UUID=...:PAGE, --invalidate" 0 --invalidate
+	check "target = UUID=...:PAGE: the device resolved for configfs" \
+		grep -qx "$lo:1" "$CFS/profiles/p/target"
+	conf swap "$lo:1"
+	same "target = DEVICE:PAGE, --test with the swap writer" 1 --test -f
+	check "DEVICE:PAGE with swap: says the writer needs the device" \
+		grep -q "key 'target': $lo:1 is a resume location (DEVICE:PAGE): the swap writer needs the device itself to write an image" "$T/real.err"
 	losetup -d "$lo"
 else
 	skip "no loop device here: a loop device target"
@@ -251,6 +268,11 @@ if [[ $(filefrag "$T/holes" 2>/dev/null) == *"1 extent found"* ]]; then
 else
 	skip "mkswap wrote more than the first page here: swap file with holes"
 fi
+
+conf swapfile /dev/nosuch-hib:3
+same "target = DEVICE:PAGE on a missing device" 1 --invalidate
+check "DEVICE:PAGE on a missing device: says which device" \
+	grep -q "key 'target': resume location /dev/nosuch-hib:3: device /dev/nosuch-hib: No such file or directory" "$T/real.err"
 
 conf swap "$T/noswap" "swap_on_demand = yes"
 same "swap_on_demand, no swap signature" 1 --test -f
