@@ -32,7 +32,7 @@ enum {
 	OPT_SUSPEND_THEN_HIBERNATE,
 };
 
-static const struct option longopts[] = {
+const struct option hib_longopts[] = {
 	{ "profile",       required_argument, NULL, 'p' },
 	{ "config",        required_argument, NULL, 'c' },
 	{ "dry-run",       no_argument,       NULL, 'n' },
@@ -73,9 +73,9 @@ static const char *opt_name(int c)
 {
 	size_t i;
 
-	for (i = 0; longopts[i].name; i++)
-		if (longopts[i].val == c)
-			return longopts[i].name;
+	for (i = 0; hib_longopts[i].name; i++)
+		if (hib_longopts[i].val == c)
+			return hib_longopts[i].name;
 	return "?";
 }
 
@@ -242,7 +242,7 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 	/* optind = 0 makes glibc start afresh, which the tests rely on. */
 	optind = 0;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "+p:c:no:vqfhV", longopts,
+	while ((c = getopt_long(argc, argv, "+p:c:no:vqfhV", hib_longopts,
 				NULL)) != -1) {
 		if (c != '?' && check_exclusive(seen, c))
 			return usage_error();

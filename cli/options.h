@@ -3,10 +3,18 @@
 #ifndef HIB_OPTIONS_H
 #define HIB_OPTIONS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #define HIB_MAX_SETS	16
+
+/*
+ * Every option, NULL-ended; val is the short option's letter where there
+ * is one.  The man page's SYNOPSIS and the bash completion are checked
+ * against it (tests/unit/test_tables.c).
+ */
+extern const struct option hib_longopts[];
 
 enum hib_action {
 	ACT_HIBERNATE,
