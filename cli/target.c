@@ -531,6 +531,7 @@ static int check_target_location(struct run *r, bool need_room)
 	const struct prof_val *tv = &r->prof.v[K_TARGET];
 	const char *writer = r->prof.v[K_WRITER].value;
 	char where[PATH_MAX + 32], dev[PATH_MAX];
+	const char *swap = "; the module writes to the active swap area starting at that page (room not checked)";
 	const char *loc = r->target, *err = NULL;
 	struct stat st;
 	uint64_t page;
@@ -561,8 +562,7 @@ static int check_target_location(struct run *r, bool need_room)
 	r->target_location = true;
 	note(r, "check: target %s%s%s: a resume location, device %s exists%s",
 	     tv->value, strcmp(tv->value, loc) ? " -> " : "",
-	     strcmp(tv->value, loc) ? loc : "", dev,
-	     need_room ? "; the module writes to the active swap area starting at that page (room not checked)" : "");
+	     strcmp(tv->value, loc) ? loc : "", dev, need_room ? swap : "");
 	return 0;
 }
 

@@ -92,11 +92,11 @@ static void test_shipped_config(void **state)
 	for (i = 0; i < K_NR; i++)
 		if (!shipped_has(text, conf_keys[i].name))
 			drift("%s does not show key %s", SHIPPED,
-				 conf_keys[i].name);
+			      conf_keys[i].name);
 	for (i = 0; i < A_NR; i++)
 		if (!shipped_has(text, conf_acpi_keys[i].name))
 			drift("%s does not show [acpi] key %s", SHIPPED,
-				 conf_acpi_keys[i].name);
+			      conf_acpi_keys[i].name);
 	/* And nothing there that looks like a key but is none. */
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -111,7 +111,7 @@ static void test_shipped_config(void **state)
 			acpi |= !strcmp(key, conf_acpi_keys[i].name);
 		if (conf_key_lookup(key) < 0 && !acpi)
 			drift("%s shows '%s', which the parser does not take",
-				 SHIPPED, key);
+			      SHIPPED, key);
 	}
 	free(text);
 	no_drift();
@@ -127,11 +127,11 @@ static void test_man5_keys(void **state)
 	for (i = 0; i < K_NR; i++)
 		if (!has_line(text, ".BI ", conf_keys[i].name, " \" = "))
 			drift("%s has no .BI line for key %s", MAN5,
-				 conf_keys[i].name);
+			      conf_keys[i].name);
 	for (i = 0; i < A_NR; i++)
 		if (!has_line(text, ".BI ", conf_acpi_keys[i].name, " \" = "))
 			drift("%s has no .BI line for [acpi] key %s", MAN5,
-				 conf_acpi_keys[i].name);
+			      conf_acpi_keys[i].name);
 	free(text);
 	no_drift();
 }
@@ -249,7 +249,7 @@ static void expect_completion(const char *line, const char *words)
 
 	if (strcmp(got, want))
 		drift("completion of '%s': got '%s', wanted '%s'", line,
-			 got, want);
+		      got, want);
 	free(got);
 	free(want);
 }
