@@ -111,8 +111,12 @@ void report_text(FILE *out, const struct results *r)
 	else if (*r->woke_from)
 		fprintf(out, "  %-24s %s\n", "came back from", r->woke_from);
 	for (i = 0; i < PH_NR; i++)
-		/* Only a suspend to both has a RAM half. */
-		if (i != PH_RAM || r->time_us[i])
+		/*
+		 * Only a suspend to both has a RAM half, and only a resume
+		 * from disk a restore; the module leaves the restore 0 when
+		 * its clock went back across it, which is no measure either.
+		 */
+		if ((i != PH_RAM && i != PH_RESTORE) || r->time_us[i])
 			print_ms(out, phase_titles[i], r->time_us[i]);
 	fprintf(out, "  %-24s %llu pages\n", "image",
 		(unsigned long long)r->image_pages);

@@ -307,7 +307,18 @@ static void test_report(void **state)
 	assert_non_null(strstr(text, "load average at thaw     3.10 0.90 0.30"));
 	assert_non_null(strstr(text, "load average restored"));
 	assert_non_null(strstr(text, "write 127000 KiB/s"));
+	/* No restore measured (results/time_restore_us 0): no line. */
+	assert_null(strstr(text, "\n  restore "));
 	free(text);
+	put_file(d, "results/time_restore_us", "2500\n");
+	assert_int_equal(results_read(&fs, &r), 0);
+	out = open_memstream(&text, &len);
+	report_text(out, &r);
+	fclose(out);
+	assert_non_null(strstr(text, "\n  restore                           2.500 ms\n"));
+	free(text);
+	put_file(d, "results/time_restore_us", "0\n");
+	assert_int_equal(results_read(&fs, &r), 0);
 
 	out = open_memstream(&text, &len);
 	report_json(out, &r);
