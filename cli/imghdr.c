@@ -28,6 +28,11 @@ int imghdr_parse(const uint8_t *buf, size_t len, struct img_header *h)
 	h->created_sec = le64(buf + IMGHDR_OFF_CREATED);
 	memcpy(h->release, buf + IMGHDR_OFF_RELEASE, IMGHDR_RELEASE_LEN);
 	h->release[IMGHDR_RELEASE_LEN] = '\0';
+	memcpy(h->compressor, buf + IMGHDR_OFF_COMPRESSOR,
+	       IMGHDR_COMPRESSOR_LEN);
+	h->compressor[IMGHDR_COMPRESSOR_LEN] = '\0';
+	h->image_pages = le64(buf + IMGHDR_OFF_IMAGE_PAGES);
+	h->data_bytes = le64(buf + IMGHDR_OFF_DATA_BYTES);
 	h->w.encryption = le32(buf + IMGHDR_OFF_ENCRYPTION);
 	h->w.key_scheme = le32(buf + IMGHDR_OFF_KEY_SCHEME);
 	memcpy(h->w.image_id, buf + IMGHDR_OFF_IMAGE_ID, WRAP_ID_LEN);

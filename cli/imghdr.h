@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The fields of an image header (format version 2) hibernate reads
- * before a resume: whether the image is encrypted, and what unwraps its
- * key.  Offsets as in kernel/suspend2/image/format.h (struct
- * s2_image_header, little-endian); test_keyfile.c checks them.
+ * before a resume (whether the image is encrypted, and what unwraps its
+ * key) and for --status (whose image it is: release, time, size).
+ * Offsets as in kernel/suspend2/image/format.h (struct s2_image_header,
+ * little-endian); test_keyfile.c checks them.
  */
 #ifndef HIB_IMGHDR_H
 #define HIB_IMGHDR_H
@@ -20,6 +21,10 @@
 #define IMGHDR_OFF_VERSION	8
 #define IMGHDR_OFF_RELEASE	24
 #define IMGHDR_RELEASE_LEN	65
+#define IMGHDR_OFF_COMPRESSOR	219
+#define IMGHDR_COMPRESSOR_LEN	32
+#define IMGHDR_OFF_IMAGE_PAGES	254
+#define IMGHDR_OFF_DATA_BYTES	262
 #define IMGHDR_OFF_CREATED	302
 #define IMGHDR_OFF_ENCRYPTION	354
 #define IMGHDR_OFF_KEY_SCHEME	358
@@ -37,6 +42,9 @@ struct img_header {
 	uint32_t version;
 	uint64_t created_sec;
 	char release[IMGHDR_RELEASE_LEN + 1];
+	char compressor[IMGHDR_COMPRESSOR_LEN + 1];
+	uint64_t image_pages;	/* pages of the snapshot */
+	uint64_t data_bytes;	/* bytes stored, compressed */
 	struct wrap_fields w;	/* encryption 0: unencrypted */
 };
 
