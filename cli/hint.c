@@ -224,6 +224,25 @@ int hint_resolve_location(const char *spec, char *out, size_t len)
 	return 0;
 }
 
+/*
+ * target = DEVICE:PAGE (hibernate.conf(5), docs/configfs.md "Resume
+ * locations"): a name that does not exist as a whole (a USB disk's
+ * /dev/disk/by-id/usb-Foo_0:0 does) and ends in ":PAGE", its device a
+ * path or UUID=, LABEL=, ... as resume_location's.  LOC gets it with the
+ * device resolved; true when VAL is one.
+ */
+bool hint_target_location(const char *val, char *loc, size_t len)
+{
+	char whole[PATH_MAX], dev[PATH_MAX];
+	struct stat st;
+	uint64_t page;
+
+	if (!sys_resolve_target(val, whole, sizeof(whole)) && !stat(whole, &st))
+		return false;
+	return !hint_resolve_location(val, loc, len) &&
+	       !check_location(loc, dev, sizeof(dev), &page);
+}
+
 void hint_target_example(const char *swaps, char *out, size_t len)
 {
 	char line[PATH_MAX + 128], name[PATH_MAX], type[32], stable[PATH_MAX];

@@ -46,6 +46,12 @@ void hint_stable_location(const char *loc, bool by_content, char *out,
 int hint_resolve_location(const char *spec, char *out, size_t len);
 
 /*
+ * target = DEVICE:PAGE: a name that does not exist as a whole and ends
+ * in ":PAGE".  LOC gets it with the device resolved; true when VAL is one.
+ */
+bool hint_target_location(const char *val, char *loc, size_t len);
+
+/*
  * What to put in the configuration for a target, from the active swap
  * areas listed in SWAPS (/proc/swaps): "target = UUID=... (/dev/vdb,
  * active swap here)" or, with none, where to find one.

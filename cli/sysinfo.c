@@ -6,14 +6,19 @@
  */
 #include <blkid/blkid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sysfs/libsysfs.h>
+#include <unistd.h>
 
 #include "../kernel/suspend2/names.h"
 #include "strutil.h"
@@ -227,4 +232,36 @@ int sys_rw_block_mounts(const char *mounts, char *out, size_t len)
 	}
 	fclose(f);
 	return n;
+}
+
+int sys_file_location(const char *path, char *out, size_t len)
+{
+	/* The module counts in its kernel's pages: 64 KiB on some arm64. */
+	uint64_t page = sysconf(_SC_PAGESIZE);
+	struct {
+		struct fiemap fm;
+		struct fiemap_extent ext;
+	} q = { .fm = { .fm_length = page, .fm_flags = FIEMAP_FLAG_SYNC,
+			.fm_extent_count = 1 } };
+	struct stat st;
+	char *dev;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || ioctl(fd, FS_IOC_FIEMAP, &q))
+		ret = -errno;
+	else if (q.fm.fm_mapped_extents != 1)
+		ret = -ENODATA;
+	close(fd);
+	if (ret)
+		return ret;
+	dev = blkid_devno_to_devname(st.st_dev);
+	if (!dev)
+		return -ENODEV;
+	snprintf(out, len, "%s:%llu", dev,
+		 (unsigned long long)(q.ext.fe_physical / page));
+	free(dev);
+	return 0;
 }

@@ -19,5 +19,10 @@ int sys_image_estimate(const char *meminfo, const char *compressor,
 int sys_block_info(const char *dev, uint64_t *size, bool *ro);
 bool sys_cmdline_noresume(const char *cmdline);
 int sys_rw_block_mounts(const char *mounts, char *out, size_t len);
+/*
+ * Where a file's image starts: "DEVICE:PAGE" of its first block
+ * (FIEMAP), in this kernel's pages.  0, else -errno.
+ */
+int sys_file_location(const char *path, char *out, size_t len);
 
 #endif

@@ -4,16 +4,13 @@
  * changed (its type, filesystem, use, room), swap enabled on demand, and
  * where resume will find the image.
  */
-#include <blkid/blkid.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/swap.h>
 #include <sys/sysmacros.h>
@@ -156,25 +153,6 @@ bool swap_writer(const struct run *r)
 }
 
 /*
- * target = DEVICE:PAGE (hibernate.conf(5), docs/configfs.md "Resume
- * locations"): a name that does not exist as a whole (a USB disk's
- * /dev/disk/by-id/usb-Foo_0:0 does) and ends in ":PAGE", its device a
- * path or UUID=, LABEL=, ... as resume_location's.  LOC gets it with the
- * device resolved; true when VAL is one.
- */
-static bool target_location(const char *val, char *loc, size_t len)
-{
-	char whole[PATH_MAX], dev[PATH_MAX];
-	struct stat st;
-	uint64_t page;
-
-	if (!sys_resolve_target(val, whole, sizeof(whole)) && !stat(whole, &st))
-		return false;
-	return !hint_resolve_location(val, loc, len) &&
-	       !check_location(loc, dev, sizeof(dev), &page);
-}
-
-/*
  * swap_on_demand = yes: the target (a swap partition or swap file) is
  * enabled only for the cycle, at the highest priority so nothing else
  * (zram) is preferred, and disabled again afterwards, resumed or failed.
@@ -201,7 +179,8 @@ int swap_on_demand(struct run *r, bool on)
 		return 0;
 	}
 	/* swapon(2) takes a file or a device, not a page of one. */
-	if (target_location(r->prof.v[K_TARGET].value, path, sizeof(path))) {
+	if (hint_target_location(r->prof.v[K_TARGET].value, path,
+				 sizeof(path))) {
 		hib_err("swap_on_demand: target %s is a resume location (DEVICE:PAGE), which swapon cannot enable; name the swap file or partition itself as target (and the location as resume_location, for hibernate --resume)",
 			r->prof.v[K_TARGET].value);
 		note(r, "check: swap_on_demand: target %s is a resume location: FAILED",
@@ -260,16 +239,7 @@ int swap_on_demand(struct run *r, bool on)
  */
 static void resume_location(struct run *r, char *out, size_t len)
 {
-	/* The module counts in its kernel's pages: 64 KiB on some arm64. */
-	uint64_t page = sysconf(_SC_PAGESIZE);
-	char rel[160], *dev;
-	struct {
-		struct fiemap fm;
-		struct fiemap_extent ext;
-	} q = { .fm = { .fm_length = page, .fm_flags = FIEMAP_FLAG_SYNC,
-			.fm_extent_count = 1 } };
-	struct stat st;
-	int fd;
+	char rel[160];
 
 	snprintf(out, len, "unknown");
 	if (!r->ctl->dry_run) {
@@ -288,19 +258,8 @@ static void resume_location(struct run *r, char *out, size_t len)
 		snprintf(out, len, "%s:0", r->target);
 		return;
 	}
-	fd = open(r->target, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || ioctl(fd, FS_IOC_FIEMAP, &q) ||
-	    q.fm.fm_mapped_extents != 1) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	close(fd);
-	dev = blkid_devno_to_devname(st.st_dev);
-	if (dev)
-		snprintf(out, len, "%s:%llu", dev,
-			 (unsigned long long)(q.ext.fe_physical / page));
-	free(dev);
+	if (sys_file_location(r->target, out, len))
+		snprintf(out, len, "unknown");
 }
 
 /*
@@ -584,7 +543,7 @@ int check_target(struct run *r, bool need_room)
 	}
 	if (!need_room && activate_volume(r, K_TARGET))
 		return 0;
-	if (target_location(tv->value, r->target, sizeof(r->target)))
+	if (hint_target_location(tv->value, r->target, sizeof(r->target)))
 		return check_target_location(r, need_room);
 	ret = sys_resolve_target(tv->value, r->target, sizeof(r->target));
 	if (ret) {
