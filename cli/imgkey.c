@@ -770,28 +770,23 @@ void drop_image_key(int32_t key_serial)
 		kr_invalidate(key_serial);
 }
 
-/* --status: the profile's keys, and the key files with their modes. */
-void status_keys(struct run *r, struct status_keys *k)
+/* --status: profile P's keys (NULL: none), and the key files' modes. */
+void status_keys(const struct profile *p, struct status_keys *k)
 {
-	char err[CONF_MAX_LINE + 256], path[PATH_MAX + 256];
+	char path[PATH_MAX + 256];
 	struct dirent *e;
 	struct stat st;
 	DIR *d;
 
 	memset(k, 0, sizeof(*k));
-	/* The profile's keys, when the configuration reads. */
-	if ((!conf_load(&r->conf, r->ctl->config) || !r->ctl->config_given) &&
-	    !conf_resolve(&r->conf, r->ctl->profile, &r->prof, err,
-			  sizeof(err))) {
+	if (p) {
 		k->have_profile = true;
-		snprintf(k->profile, sizeof(k->profile), "%s", r->prof.name);
+		snprintf(k->profile, sizeof(k->profile), "%s", p->name);
 		snprintf(k->encryption, sizeof(k->encryption), "%s",
-			 r->prof.v[K_ENCRYPTION].value);
+			 p->v[K_ENCRYPTION].value);
 		snprintf(k->key, sizeof(k->key), "%s",
-			 r->prof.v[K_KEY].value ? r->prof.v[K_KEY].value : "");
+			 p->v[K_KEY].value ? p->v[K_KEY].value : "");
 	}
-	profile_free(&r->prof);
-	conf_free(&r->conf);
 	keyfile_dir(k->dir, sizeof(k->dir));
 	d = opendir(k->dir);
 	if (!d) {

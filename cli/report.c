@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common.h"
 #include "plan.h"
@@ -481,6 +482,169 @@ static void status_keys_json(FILE *out, const struct status_keys *k)
 	fputs("]}", out);
 }
 
+/* "512 MiB", "12 KiB": bytes as people read them, rounded down. */
+static void size_text(char *buf, size_t len, uint64_t bytes)
+{
+	if (bytes >= 10ULL << 30)
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(bytes >> 30));
+	else if (bytes >= 10ULL << 20)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes >> 20));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
+}
+
+static void key_id_hex(char *buf, const uint8_t *id)
+{
+	int i;
+
+	for (i = 0; i < WRAP_KEY_ID_LEN; i++)
+		sprintf(buf + 2 * i, "%02x", id[i]);
+}
+
+static bool image_sealed(const struct status_image *img)
+{
+	return img->h.w.encryption != IMGHDR_ENC_NONE &&
+	       img->h.w.key_scheme == WRAP_SCHEME_TPM;
+}
+
+static bool image_this_kernel(const struct status_image *img)
+{
+	return !strcmp(img->h.release, img->running);
+}
+
+static void image_text(FILE *out, const struct status_image *img)
+{
+	const struct img_header *h = &img->h;
+	char raw[32], stored[32], when[64], id[2 * WRAP_KEY_ID_LEN + 1];
+	time_t t = (time_t)h->created_sec;
+	struct tm tm;
+
+	if (!img->looked)
+		return;
+	if (img->where_err && !*img->target) {
+		fprintf(out, "image:         unknown: profile '%s' has no target\n",
+			img->profile);
+		return;
+	}
+	if (img->where_err) {
+		fprintf(out, "image:         unknown: cannot tell where profile '%s' keeps it (target %s: %s)\n",
+			img->profile, *img->target ? img->target : "none",
+			strerror(img->where_err));
+		return;
+	}
+	if (img->found < 0) {
+		fprintf(out, "image:         unknown: cannot read %s (target %s, profile '%s'): %s\n",
+			img->loc, img->target, img->profile,
+			strerror(-img->found));
+		return;
+	}
+	if (!img->found) {
+		fprintf(out, "image:         none on %s (%s, profile '%s')\n",
+			img->target, img->loc, img->profile);
+		return;
+	}
+	if (img->hdr_err == -EPROTO) {
+		fprintf(out, "image:         waiting on %s (%s, profile '%s'), image format %u, which this hibernate does not read\n",
+			img->target, img->loc, img->profile, h->version);
+		return;
+	}
+	if (img->hdr_err) {
+		fprintf(out, "image:         an anchor on %s (%s, profile '%s'), but its header page is not an image header\n",
+			img->target, img->loc, img->profile);
+		return;
+	}
+	fprintf(out, "image:         waiting on %s (%s, profile '%s')\n",
+		img->target, img->loc, img->profile);
+	if (image_this_kernel(img))
+		fprintf(out, "  %-24s %s (the running kernel)\n", "kernel",
+			h->release);
+	else
+		fprintf(out, "  %-24s %s (not the running kernel, %s: only a boot of %s resumes it)\n",
+			"kernel", h->release, img->running, h->release);
+	if (localtime_r(&t, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm))
+		fprintf(out, "  %-24s %s\n", "written", when);
+	size_text(raw, sizeof(raw), h->image_pages * IMGHDR_PAGE);
+	size_text(stored, sizeof(stored), h->data_bytes);
+	fprintf(out, "  %-24s %llu pages (%s), %s stored%s%s\n", "size",
+		(unsigned long long)h->image_pages, raw, stored,
+		*h->compressor ? ", compressor " : "", h->compressor);
+	key_id_hex(id, h->w.key_id);
+	if (h->w.encryption == IMGHDR_ENC_NONE)
+		fprintf(out, "  %-24s none\n", "encryption");
+	else if (image_sealed(img))
+		fprintf(out, "  %-24s %s, key sealed to the TPM\n", "encryption",
+			imghdr_encryption_name(h->w.encryption));
+	else
+		fprintf(out, "  %-24s %s, key wrapped for key id %s\n",
+			"encryption", imghdr_encryption_name(h->w.encryption),
+			id);
+}
+
+static void image_json(FILE *out, const struct status_image *img)
+{
+	const struct img_header *h = &img->h;
+	char id[2 * WRAP_KEY_ID_LEN + 1];
+	const char *err = NULL;
+
+	if (!img->looked)
+		return;
+	fputs(",\n  \"image\": {\"profile\": ", out);
+	json_string(out, img->profile);
+	fputs(", \"target\": ", out);
+	json_string(out, img->target);
+	fputs(", \"location\": ", out);
+	if (*img->loc)
+		json_string(out, img->loc);
+	else
+		fputs("null", out);
+	if (img->where_err)
+		err = strerror(img->where_err);
+	else if (img->found < 0)
+		err = strerror(-img->found);
+	else if (img->found && img->hdr_err == -EPROTO)
+		err = "an image format this hibernate does not read";
+	else if (img->found && img->hdr_err)
+		err = "an anchor, but its header page is not an image header";
+	fputs(", \"present\": ", out);
+	if (img->where_err || img->found < 0)
+		fputs("null", out);
+	else
+		fputs(img->found ? "true" : "false", out);
+	fputs(", \"error\": ", out);
+	if (err)
+		json_string(out, err);
+	else
+		fputs("null", out);
+	if (img->found > 0 && img->hdr_err == -EPROTO)
+		fprintf(out, ", \"format_version\": %u", h->version);
+	if (img->found > 0 && !img->hdr_err) {
+		fputs(", \"release\": ", out);
+		json_string(out, h->release);
+		fprintf(out, ", \"running_kernel\": %s",
+			image_this_kernel(img) ? "true" : "false");
+		fprintf(out, ", \"created_sec\": %llu, \"image_pages\": %llu, \"bytes_raw\": %llu, \"bytes_stored\": %llu",
+			(unsigned long long)h->created_sec,
+			(unsigned long long)h->image_pages,
+			(unsigned long long)(h->image_pages * IMGHDR_PAGE),
+			(unsigned long long)h->data_bytes);
+		fputs(", \"compressor\": ", out);
+		json_string(out, h->compressor);
+		fputs(", \"encryption\": ", out);
+		json_string(out, imghdr_encryption_name(h->w.encryption));
+		fprintf(out, ", \"sealed\": %s",
+			image_sealed(img) ? "true" : "false");
+		fputs(", \"key_id\": ", out);
+		if (h->w.encryption != IMGHDR_ENC_NONE && !image_sealed(img)) {
+			key_id_hex(id, h->w.key_id);
+			json_string(out, id);
+		} else {
+			fputs("null", out);
+		}
+	}
+	fputc('}', out);
+}
+
 void status_text(FILE *out, const struct status *s)
 {
 	fprintf(out, "module:        %s\n", s->version);
@@ -497,8 +661,15 @@ void status_text(FILE *out, const struct status *s)
 	if (*s->caps.tpm)
 		fprintf(out, "tpm:           %s\n", s->caps.tpm);
 	fprintf(out, "actions:       %s\n", s->caps.actions);
-	fputs("last results:\n", out);
-	report_text(out, &s->res);
+	/* Before the first cycle every result is empty or 0. */
+	if (!strcmp(s->res.status, "none")) {
+		fputs("last results:  none (no cycle since the module was loaded)\n",
+		      out);
+	} else {
+		fputs("last results:\n", out);
+		report_text(out, &s->res);
+	}
+	image_text(out, &s->img);
 	status_keys_text(out, &s->keys);
 }
 
@@ -533,18 +704,35 @@ void status_json(FILE *out, const struct status *s)
 	fputs("\n  }", out);
 	if (*s->keys.dir)
 		status_keys_json(out, &s->keys);
+	image_json(out, &s->img);
 	fputs("\n}\n", out);
+}
+
+void status_failed_text(FILE *out, const char *root, const char *next,
+			const struct status_image *img)
+{
+	fprintf(out, "module:        not loaded (%s does not exist)\n", root);
+	if (*next)
+		fprintf(out, "next:          %s\n", next);
+	image_text(out, img);
 }
 
 /* --status --json without the module: still one object, saying so. */
 void status_json_failed(FILE *out, const char *root, bool loaded,
-			const char *error)
+			const char *error, const char *next,
+			const struct status_image *img)
 {
 	fprintf(out, "{\n  \"loaded\": %s,\n  \"configfs\": ",
 		loaded ? "true" : "false");
 	json_string(out, root);
 	fputs(",\n  \"error\": ", out);
 	json_string(out, error);
+	fputs(",\n  \"next\": ", out);
+	if (*next)
+		json_string(out, next);
+	else
+		fputs("null", out);
+	image_json(out, img);
 	fputs("\n}\n", out);
 }
 

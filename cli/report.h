@@ -10,6 +10,7 @@
 #include "../kernel/suspend2/names.h"
 #include "caps.h"
 #include "cfs.h"
+#include "imghdr.h"
 
 #define PH_ENUM(id, name, title) PH_##id,
 enum phase {
@@ -74,6 +75,19 @@ struct status_keys {
 	} files[STATUS_MAX_KEYFILES];
 };
 
+/* The image on the profile's target, as its header says (status.c). */
+struct status_image {
+	bool looked;		/* a profile resolved to look with */
+	char profile[80];
+	char target[4096];	/* the profile's target key */
+	char loc[4096 + 32];	/* DEVICE:PAGE of the anchor */
+	int where_err;		/* errno: LOC could not be worked out */
+	int found;		/* 1 an anchor, 0 none, -errno unreadable */
+	int hdr_err;		/* found: -EINVAL no header, -EPROTO version */
+	struct img_header h;
+	char running[IMGHDR_RELEASE_LEN + 1];	/* uname's release */
+};
+
 struct status {
 	char version[128];
 	char state[32];
@@ -81,6 +95,7 @@ struct status {
 	struct caps caps;
 	struct results res;
 	struct status_keys keys;	/* dir empty: not looked at */
+	struct status_image img;
 };
 
 extern const char *const phase_names[PH_NR];
@@ -91,9 +106,15 @@ void report_json(FILE *out, const struct results *r);
 int status_read(const struct cfs *c, struct status *s);
 void status_text(FILE *out, const struct status *s);
 void status_json(FILE *out, const struct status *s);
-/* --status --json that cannot read the status: why, as one object. */
+/*
+ * --status without a status to read: why, and NEXT, what to do about it,
+ * when not empty; the image, when looked for.  As text or one object.
+ */
+void status_failed_text(FILE *out, const char *root, const char *next,
+			const struct status_image *img);
 void status_json_failed(FILE *out, const char *root, bool loaded,
-			const char *error);
+			const char *error, const char *next,
+			const struct status_image *img);
 void json_string(FILE *out, const char *s);
 void plan_json(FILE *out, const char *action, const char *profile,
 	       const char *config, const char *plan, size_t len,

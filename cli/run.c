@@ -26,6 +26,7 @@
 #include "report.h"
 #include "run.h"
 #include "sleep.h"
+#include "status.h"
 #include "strutil.h"
 #include "sysinfo.h"
 #include "systemd.h"
@@ -124,34 +125,58 @@ static int list_profiles(struct run *r)
 	return 0;
 }
 
+/* --status: the configuration's profile, when it resolves; quietly. */
+static bool status_profile(struct run *r)
+{
+	char err[CONF_MAX_LINE + 256];
+
+	return (!conf_load(&r->conf, r->ctl->config) ||
+		!r->ctl->config_given) &&
+	       !conf_resolve(&r->conf, r->ctl->profile, &r->prof, err,
+			     sizeof(err));
+}
+
 static int show_status(struct run *r)
 {
+	const struct profile *p = status_profile(r) ? &r->prof : NULL;
+	char next[1024] = "";
 	struct status s;
-	int ret;
+	int ret = HIB_EXIT_FAILURE;
 
 	if (!cfs_exists(&r->cfs, NULL)) {
 		hib_err("%s does not exist: is suspend2 loaded?",
 			r->cfs.root);
+		status_image(&r->cfs, p, &s.img);
+		status_next(&r->cfs, p, next, sizeof(next));
 		if (r->ctl->json)
 			status_json_failed(stdout, r->cfs.root, false,
-					   "the configfs directory does not exist: is suspend2 loaded?");
-		return HIB_EXIT_FAILURE;
+					   "the configfs directory does not exist: is suspend2 loaded?",
+					   next, &s.img);
+		else
+			status_failed_text(stdout, r->cfs.root, next, &s.img);
+		goto out;
 	}
 	ret = status_read(&r->cfs, &s);
 	if (ret) {
 		hib_err("cannot read %s/state: %s", r->cfs.root,
 			strerror(-ret));
+		status_image(&r->cfs, p, &s.img);
 		if (r->ctl->json)
 			status_json_failed(stdout, r->cfs.root, true,
-					   hib_first_error());
-		return HIB_EXIT_FAILURE;
+					   hib_first_error(), "", &s.img);
+		ret = HIB_EXIT_FAILURE;
+		goto out;
 	}
-	status_keys(r, &s.keys);
+	status_image(&r->cfs, p, &s.img);
+	status_keys(p, &s.keys);
 	if (r->ctl->json)
 		status_json(stdout, &s);
 	else
 		status_text(stdout, &s);
-	return 0;
+out:
+	profile_free(&r->prof);
+	conf_free(&r->conf);
+	return ret;
 }
 
 int apply_sets(struct run *r)

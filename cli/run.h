@@ -72,7 +72,7 @@ int load_pubkey(struct run *r);
 int unlock_image(struct run *r, const char *loc, int32_t *key_serial);
 void drop_image_key(int32_t key_serial);
 struct status_keys;
-void status_keys(struct run *r, struct status_keys *k);
+void status_keys(const struct profile *p, struct status_keys *k);
 
 /* target.c */
 bool swap_writer(const struct run *r);
