@@ -76,6 +76,9 @@
 VM_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 VM_DIR=$VM_TOP/tests/vm
 VM_BUILD=${VM_BUILD:-$VM_TOP/build/vm}
+# Absolute: swtpm daemonizes into / and would not find a relative state
+# directory again.
+case $VM_BUILD in /*) ;; *) VM_BUILD=$PWD/$VM_BUILD ;; esac
 VM_KERNEL=${VM_KERNEL:-$VM_TOP/build/bzImage}
 VM_MODULES=${VM_MODULES:-$VM_TOP/build}
 VM_SUITE=${VM_SUITE:-main}
