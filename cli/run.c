@@ -724,6 +724,17 @@ static int do_resume(struct run *r, const char *word)
 	if (r->ctl->dry_run)
 		return ret;
 	if (!strcmp(word, "invalidate")) {
+		/*
+		 * The module clears the anchor even when the TPM could not
+		 * retire a sealed image's key: with the anchor gone from the
+		 * medium, no boot finds the image, and that is what the boot
+		 * waiting on this needs; the key is said, not failed on.
+		 */
+		if (ret && before > 0 && anchor_state(loc) == 0) {
+			hib_warn("image on %s (%s) invalidated, but the kernel said: %s; if its key was sealed to the TPM it is not retired, so the image could be restored with its anchor written back until the next image is sealed",
+				 r->target, loc, strerror(-ret));
+			return 0;
+		}
 		if (ret) {
 			hib_err("the kernel refused action 'invalidate': %s",
 				strerror(-ret));
@@ -763,6 +774,16 @@ static int do_resume(struct run *r, const char *word)
 		 * give it back to a later boot: as good as an image there.
 		 */
 		st = image_state(r, loc, sizeof(loc));
+		/*
+		 * A sealed image whose key the module retired on the TPM is
+		 * refused by every boot, whatever its anchor says (the words
+		 * are results/error's, docs/configfs.md).
+		 */
+		if (st != 0 && strstr(res.error, "retired on the TPM")) {
+			hib_warn("the refused image is still on %s (%s), but its key is retired on the TPM: no boot can restore it; the module keeps trying to clear its anchor",
+				 r->target, loc);
+			return 0;
+		}
 		if (st > 0 || st == -EIO) {
 			hib_err("the refused image is still on %s (%s%s): a later boot would restore it over what this boot changes; the module keeps trying to clear it while this boot runs",
 				r->target, loc,
