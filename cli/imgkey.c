@@ -29,8 +29,8 @@
 #include "keyfile.h"
 #include "keyring.h"
 #include "keytrust.h"
+#include "imgkey.h"
 #include "report.h"
-#include "run.h"
 
 #define KR_PREFIX	"suspend2:"
 #define KR_IMG_PREFIX	"suspend2:img:"
@@ -68,18 +68,17 @@ static bool is_encrypted(const struct profile *p)
 /*
  * --setup-key: key files for a name, or the profile's key, else
  * "default"; for tpm (--setup-key tpm, or a profile of key = tpm) no file
- * at all, the TPM checked instead (setup_tpm()): key = tpm would go on
- * without them.  A profile of key = keyring:tpm, from before key = tpm
- * existed, still gets its key files named tpm.
+ * at all, the TPM checked instead (run.c's setup_tpm()): key = tpm would
+ * go on without them.  A profile of key = keyring:tpm, from before key =
+ * tpm existed, still gets its key files named tpm.
  */
-int setup_key(struct run *r)
+int setup_key_profile(struct run *r, bool *tpm)
 {
 	const struct hib_ctl *ctl = r->ctl;
-	const char *name = ctl->key_name;
 	char err[CONF_MAX_LINE + 256];
-	bool tpm = name && !strcmp(name, CONF_KEY_TPM);
 	int ret;
 
+	*tpm = ctl->key_name && !strcmp(ctl->key_name, CONF_KEY_TPM);
 	/* A profile named with -p that is not there is a typo: said. */
 	if (conf_resolve(&r->conf, ctl->profile, &r->prof, err,
 			 sizeof(err))) {
@@ -90,14 +89,20 @@ int setup_key(struct run *r)
 	ret = apply_sets(r);
 	if (ret)
 		return ret;
-	if (!name) {
-		tpm = profile_tpm(&r->prof);
-		if (!tpm)
-			name = profile_key(&r->prof);
-	}
 	/* The profile names the module that is asked. */
-	if (tpm)
-		return setup_tpm(r);
+	if (!ctl->key_name)
+		*tpm = profile_tpm(&r->prof);
+	return 0;
+}
+
+int setup_key(struct run *r)
+{
+	const struct hib_ctl *ctl = r->ctl;
+	const char *name = ctl->key_name;
+	int ret;
+
+	if (!name)
+		name = profile_key(&r->prof);
 	if (ctl->dry_run) {
 		hib_err("--dry-run: --setup-key makes key files, which a dry run cannot show; only --setup-key tpm (which makes none) has a dry run");
 		fputs("Try 'hibernate --help' for more information.\n", stderr);

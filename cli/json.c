@@ -2,8 +2,8 @@
 /* --list-profiles --json: the configuration read and its profiles. */
 #include <stdio.h>
 
+#include "json.h"
 #include "report.h"
-#include "run.h"
 
 void profiles_json(FILE *out, const struct conf *c, bool implicit)
 {

@@ -15,7 +15,6 @@
 #include "caps.h"
 #include "common.h"
 #include "module.h"
-#include "run.h"
 #include "spawn.h"
 #include "strutil.h"
 

@@ -9,7 +9,6 @@
  * the same failed check with the same exit status; only the writes differ.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,8 @@
 #include "anchor.h"
 #include "hint.h"
 #include "hooks.h"
+#include "imgkey.h"
+#include "json.h"
 #include "lock.h"
 #include "module.h"
 #include "perm.h"
@@ -27,54 +28,12 @@
 #include "run.h"
 #include "sleep.h"
 #include "status.h"
+#include "step.h"
 #include "strutil.h"
 #include "sysinfo.h"
 #include "systemd.h"
-
-/*
- * In a dry run checks are listed in the plan, as comments.  A failed
- * check returns the exit status the real run would return, in both
- * modes: the dry run stops where the real run would.  What a line is
- * (a check, a failed one, the resume parameter) is read from FMT, the
- * code's own words, never from what the arguments hold: a path with a
- * newline and "check: " in it stays one note.
- */
-void note(struct run *r, const char *fmt, ...)
-{
-	static const struct {
-		const char *prefix;
-		enum plan_kind kind;
-	} kinds[] = {
-		{ "check: ", PLAN_CHECK },
-		{ "resume parameter: ", PLAN_RESUME },
-		{ "hibernate --dry-run: ", PLAN_HEAD },
-	};
-	enum plan_kind kind = PLAN_NOTE;
-	size_t skip = 0, i;
-	char *text;
-	va_list ap;
-	int n;
-
-	if (!r->ctl->dry_run)
-		return;
-	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
-		if (strncmp(fmt, kinds[i].prefix, strlen(kinds[i].prefix)))
-			continue;
-		kind = kinds[i].kind;
-		if (kind != PLAN_HEAD)
-			skip = strlen(kinds[i].prefix);
-	}
-	/* A check that stops the real run says FAILED, in its format. */
-	if (kind == PLAN_CHECK && strstr(fmt, "FAILED"))
-		kind = PLAN_FAILED;
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	plan_put(r->plan, r->cfs.framed, kind, text + skip, NULL);
-	free(text);
-}
+#include "target.h"
+#include "trust.h"
 
 static int load_config(struct run *r)
 {
@@ -179,24 +138,6 @@ out:
 	return ret;
 }
 
-int apply_sets(struct run *r)
-{
-	const struct hib_ctl *ctl = r->ctl;
-	char err[CONF_MAX_LINE + 256];
-	int i;
-
-	for (i = 0; i < ctl->nsets; i++) {
-		if (profile_override(&r->prof, ctl->sets[i], err,
-				     sizeof(err))) {
-			hib_err("%s", err);
-			fputs("Try 'hibernate --help' for more information.\n",
-			      stderr);
-			return HIB_EXIT_USAGE;
-		}
-	}
-	return 0;
-}
-
 static int resolve_profile(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
@@ -270,14 +211,14 @@ static void setup_tpm_unload(struct run *r)
 }
 
 /*
- * --setup-key for key = tpm (setup_key()): there is no key to make, only
- * the question whether this kernel and TPM seal images, which only the
- * module can answer.  It is loaded as for a cycle (the profile's module
- * or --module, --configfs, under the lock), its capabilities read, and
- * nothing else written; a dry run loads nothing and asks a module that
- * is already there.
+ * --setup-key for key = tpm (setup_key_profile()): there is no key to
+ * make, only the question whether this kernel and TPM seal images, which
+ * only the module can answer.  It is loaded as for a cycle (the
+ * profile's module or --module, --configfs, under the lock), its
+ * capabilities read, and nothing else written; a dry run loads nothing
+ * and asks a module that is already there.
  */
-int setup_tpm(struct run *r)
+static int setup_tpm(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
 	bool was_loaded;
@@ -869,7 +810,11 @@ int hib_run(const struct hib_ctl *ctl)
 	if (ret)
 		goto out;
 	if (a == ACT_SETUP_KEY) {
-		ret = setup_key(&r);
+		bool tpm;
+
+		ret = setup_key_profile(&r, &tpm);
+		if (!ret)
+			ret = tpm ? setup_tpm(&r) : setup_key(&r);
 		goto out;
 	}
 	if (a == ACT_LIST_PROFILES) {

@@ -21,9 +21,9 @@
 #include "hint.h"
 #include "perm.h"
 #include "lvm.h"
-#include "run.h"
 #include "strutil.h"
 #include "sysinfo.h"
+#include "target.h"
 
 /*
  * A check --force may override: the target's type and free space.  HINT

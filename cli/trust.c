@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "perm.h"
-#include "run.h"
+#include "trust.h"
 
 /*
  * Actions that change the system need root; without it they are refused

@@ -17,7 +17,8 @@
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
 #include "../../cli/report.h"
-#include "../../cli/run.h"
+#include "../../cli/imgkey.h"
+#include "../../cli/step.h"
 #include "../../kernel/suspend2/names.h"
 #include "test_util.h"
 
