@@ -252,12 +252,25 @@ vm_boot() {
 	return $rc
 }
 
+# vm_wait_socket SOCK OUT N WHO: wait up to 5 s for WHO to make SOCK;
+# a failed test line in OUT/synthetic if it does not.
+vm_wait_socket() {
+	local i
+
+	for i in $(seq 50); do
+		[ -S "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "not ok - ${2##*/}/boot$3 $4 made no socket in 5 s" >> "$2/synthetic"
+	return 1
+}
+
 # vm_swtpm_start OUT N: a software TPM 2.0 for boot N, its state in
 # OUT/tpm (a new chip at the scenario's first boot; the same chip, with its
 # seeds and NV indexes, at the next).  Every boot is a power cycle: PCRs
 # start from their reset values.  Sets VM_SWTPM_SOCK for QEMU's chardev.
 vm_swtpm_start() {
-	local out=$1 n=$2 i
+	local out=$1 n=$2
 
 	VM_SWTPM_SOCK=$out/swtpm.sock
 	# Too long for a unix socket: one in /tmp of this scenario's own, as
@@ -274,12 +287,7 @@ vm_swtpm_start() {
 		echo "not ok - ${out##*/}/boot$n swtpm did not start (make deps installs swtpm)" >> "$out/synthetic"
 		return 1
 	fi
-	for i in $(seq 50); do
-		[ -S "$VM_SWTPM_SOCK" ] && return 0
-		sleep 0.1
-	done
-	echo "not ok - ${out##*/}/boot$n swtpm made no socket in 5 s" >> "$out/synthetic"
-	return 1
+	vm_wait_socket "$VM_SWTPM_SOCK" "$out" "$n" swtpm
 }
 
 # vm_tpmproxy_start OUT N: with TPM_FAULT=1, QEMU reaches swtpm through
@@ -287,7 +295,7 @@ vm_swtpm_start() {
 # TPM_RC_INITIALIZE while OUT/tpm-fault exists (a host script makes it).
 # Sets VM_TPMPROXY_SOCK, the socket QEMU connects to.
 vm_tpmproxy_start() {
-	local out=$1 n=$2 i
+	local out=$1 n=$2
 
 	VM_TPMPROXY_SOCK=$out/tpmproxy.sock
 	[ ${#VM_TPMPROXY_SOCK} -lt 100 ] ||
@@ -296,12 +304,7 @@ vm_tpmproxy_start() {
 	python3 "$VM_DIR/tpmproxy.py" "$VM_TPMPROXY_SOCK" "$VM_SWTPM_SOCK" \
 		"$out/tpm-fault" > "$out/tpmproxy-boot$n.log" 2>&1 &
 	echo $! > "$out/tpmproxy-boot$n.pid"
-	for i in $(seq 50); do
-		[ -S "$VM_TPMPROXY_SOCK" ] && return 0
-		sleep 0.1
-	done
-	echo "not ok - ${out##*/}/boot$n the TPM proxy made no socket in 5 s" >> "$out/synthetic"
-	return 1
+	vm_wait_socket "$VM_TPMPROXY_SOCK" "$out" "$n" "the TPM proxy"
 }
 
 vm_tpmproxy_stop() {
