@@ -213,9 +213,25 @@ ir_case "a stale image that cannot be invalidated stops the boot" \
 STOP"
 ir_case "suspend2.resume=no goes on past a failing invalidate" \
 	"suspend2.resume=no" "--invalidate $base"
-export IR_RESUME_RC=5
-ir_case "another failure of --resume does not stop the boot" \
-	"root=/dev/vda" "--resume $base"
+# Any other failure of --resume (it could not look: a typo in
+# suspend2.resume=, no module, no device): --invalidate; when that cannot
+# open the target either, the boot stops; status 3 (no target) goes on.
+for rc in 1 2 5; do
+	export IR_RESUME_RC=$rc IR_INVALIDATE_RC=1
+	ir_case "--resume exit $rc, --invalidate fails too: the boot stops" \
+		"root=/dev/vda suspend2.resume=UUID=typo:1" \
+		"--resume $base --set resume_location=UUID=typo:1
+--invalidate $base --set resume_location=UUID=typo:1
+STOP"
+done
+export IR_RESUME_RC=2 IR_INVALIDATE_RC=0
+ir_case "--resume exit 2, the image invalidated: the boot goes on" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base"
+export IR_RESUME_RC=3 IR_INVALIDATE_RC=3
+ir_case "a profile with no target (exit 3): the boot goes on" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base"
 unset IR_RESUME_RC IR_INVALIDATE_RC
 
 # The report says the program's name like every message, not the module's.

@@ -10,7 +10,10 @@
 # the root filesystem, so it runs here too.  SUSPEND2_RESUME=no in
 # /etc/default/suspend2 is different: the initramfs leaves suspend2 alone.
 # An encrypted image that stays locked (hibernate --resume exits 8) is
-# invalidated likewise, unless SUSPEND2_LOCKED=keep.
+# invalidated likewise, unless SUSPEND2_LOCKED=keep.  A refused image
+# still on its target (exit 9), or any other failure of --resume, gets one
+# --invalidate; when that cannot open the target either, the boot stops
+# before the root filesystem is mounted (status 3, no target: goes on).
 SUSPEND2_RESUME=yes
 SUSPEND2_PROFILE=default
 SUSPEND2_LOCKED=invalidate
@@ -68,6 +71,16 @@ else
 			${loc:+--set resume_location=$loc} ||
 			die "suspend2: cannot invalidate the refused hibernation image of profile $SUSPEND2_PROFILE: a later boot would restore it over what this boot changes; boot with suspend2.resume=no to go on anyway"
 	elif [ $rc != 0 ]; then
-		warn "suspend2: hibernate --resume exited with status $rc"
+		# --resume could not look: invalidate what can be found;
+		# when nothing can be opened, stop (status 3: no target).
+		warn "suspend2: hibernate --resume exited with status $rc: it could not look for a hibernation image of profile $SUSPEND2_PROFILE; invalidating any it can find, so that no later boot restores it"
+		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
+			${loc:+--set resume_location=$loc}
+		rc=$?
+		if [ $rc = 3 ]; then
+			warn "suspend2: profile $SUSPEND2_PROFILE names no target: no image to look for; this boot goes on"
+		elif [ $rc != 0 ]; then
+			die "suspend2: cannot open the hibernation target of profile $SUSPEND2_PROFILE (hibernate --invalidate exited with status $rc): a later boot would restore an image there over what this boot changes; boot with suspend2.resume=no to go on anyway"
+		fi
 	fi
 fi
