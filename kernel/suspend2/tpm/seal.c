@@ -913,10 +913,22 @@ leave:
 	return rc > 0 ? -EKEYREJECTED : rc;
 }
 
+/*
+ * Sealing and unsealing carry the image key: without the kernel's HMAC and
+ * parameter-encryption sessions they would cross the TPM's bus in the
+ * clear, for anyone with a probe on the LPC or SPI lines.  Counter moves
+ * carry no secret and go on without them (s2_tpm_get()), so an image
+ * sealed by another kernel can still be retired here.
+ */
 bool s2_tpm_usable(const char **why)
 {
-	struct tpm_chip *chip = s2_tpm_get(why);
+	struct tpm_chip *chip;
 
+	if (!IS_ENABLED(CONFIG_TCG_TPM2_HMAC)) {
+		*why = "this kernel is built without CONFIG_TCG_TPM2_HMAC, so the sealed key would cross the TPM's bus in the clear";
+		return false;
+	}
+	chip = s2_tpm_get(why);
 	if (!chip)
 		return false;
 	s2_tpm_put(chip);
