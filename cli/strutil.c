@@ -298,32 +298,74 @@ bool str_has_control(const char *s)
 }
 
 /*
- * S for a message, its controls written out (\x1b, \u009b) so that what
- * a file says never reaches the terminal as an escape sequence; cut to
- * BUF's size on a whole character.  Returns BUF.
+ * The character at S (at most LEN bytes) as a terminal may be shown it,
+ * into ONE: itself, or a control written out (\x1b, \u009b), or a byte
+ * that starts no valid UTF-8 character as \xff (a lone 0x9b is a CSI to
+ * an 8-bit terminal).  Returns how many bytes of S it took.
+ */
+static size_t escape_one(const char *s, size_t len, char one[8])
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = utf8_char_len(s, len);
+
+	if (!n || *p < 0x20 || *p == 0x7f) {
+		snprintf(one, 8, "\\x%02x", *p);
+		return 1;
+	}
+	if (c1_control(p)) {
+		snprintf(one, 8, "\\u%04x", p[1]);
+		return 2;
+	}
+	memcpy(one, s, n);
+	one[n] = '\0';
+	return n;
+}
+
+/*
+ * S for a message, its controls and invalid bytes written out so that
+ * what a file, an argument or a disk says never reaches the terminal as
+ * an escape sequence; cut to BUF's size on a whole character.  The
+ * result is valid UTF-8.  Returns BUF.
  */
 const char *str_escape(const char *s, char *buf, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t used = 0;
+	size_t left = strlen(s), used = 0, n;
 	char one[8];
-	int n;
 
 	if (!len)
 		return buf;
 	buf[0] = '\0';
-	for (; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			n = snprintf(one, sizeof(one), "\\x%02x", *p);
-		else if (c1_control(p))
-			n = snprintf(one, sizeof(one), "\\u%04x", *++p);
-		else
-			n = snprintf(one, sizeof(one), "%c", *p);
-		if (used + n + 1 > len)
+	while (left) {
+		n = escape_one(s, left, one);
+		if (used + strlen(one) + 1 > len)
 			break;
-		memcpy(buf + used, one, n + 1);
-		used += n;
+		memcpy(buf + used, one, strlen(one) + 1);
+		used += strlen(one);
+		s += n;
+		left -= n;
 	}
-	utf8_cut_partial(buf);
 	return buf;
+}
+
+/*
+ * S onto F as str_escape() writes it, whatever its length, but for the
+ * bytes in KEEP: "\n" for text of many lines that the code composed from
+ * words that hold none.
+ */
+void str_put_escaped(FILE *f, const char *s, const char *keep)
+{
+	size_t left = strlen(s), n;
+	char one[8];
+
+	while (left) {
+		if (*keep && strchr(keep, *s)) {
+			fputc(*s, f);
+			n = 1;
+		} else {
+			n = escape_one(s, left, one);
+			fputs(one, f);
+		}
+		s += n;
+		left -= n;
+	}
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 char *str_trim(char *s);
 void str_chomp(char *s);
@@ -20,5 +21,6 @@ bool str_is_word(const char *s);
 bool word_in_list(const char *word, const char *list);
 bool str_has_control(const char *s);
 const char *str_escape(const char *s, char *buf, size_t len);
+void str_put_escaped(FILE *f, const char *s, const char *keep);
 
 #endif
