@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define HIB_VERSION "0.1"
 
@@ -37,6 +38,11 @@ void hib_warn(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_alert(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_info(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_verbose(const char *fmt, ...) HIB_PRINTF(1, 2);
+/*
+ * Plain text for a terminal: FMT with its arguments escaped (str_escape),
+ * a newline that ends FMT kept.  For reports; JSON escapes its own.
+ */
+void hib_print(FILE *f, const char *fmt, ...) HIB_PRINTF(2, 3);
 /* The text of the first hib_err() of this process, or NULL. */
 const char *hib_first_error(void);
 

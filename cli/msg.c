@@ -2,21 +2,59 @@
 /*
  * Messages.  Errors and warnings go to stderr so that --json output on
  * stdout stays one parseable object; information goes to stdout unless
- * --quiet, details only with --verbose.
+ * --quiet, details only with --verbose.  Whatever they say, a path, a
+ * name or a value from a file, an argument or a disk, reaches the
+ * terminal escaped (str_escape): no escape sequence in it acts there.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
+#include "strutil.h"
 
 int hib_verbosity;
+
+/*
+ * FMT with AP onto F, escaped but for a newline that ends FMT: one line
+ * whatever the arguments hold, even a newline or a carriage return.
+ */
+static void vput(FILE *f, const char *fmt, va_list ap)
+{
+	size_t n = strlen(fmt);
+	bool nl = n && fmt[n - 1] == '\n';
+	char *text;
+	int len;
+
+	len = vasprintf(&text, fmt, ap);
+	if (len < 0)
+		return;
+	if (nl && len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	else
+		nl = false;
+	str_put_escaped(f, text, "");
+	if (nl)
+		fputc('\n', f);
+	free(text);
+}
+
+void hib_print(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput(f, fmt, ap);
+	va_end(ap);
+}
 
 static void vmsg(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	fprintf(f, "hibernate: %s", prefix);
-	vfprintf(f, fmt, ap);
+	vput(f, fmt, ap);
 	fputc('\n', f);
 	fflush(f);
 }

@@ -15,6 +15,9 @@
 #include "conf.h"
 #include "options.h"
 
+/* '+': stop at the first word; ':': no message of getopt's own. */
+#define SHORT_OPTS "+:p:c:no:vqfhV"
+
 enum {
 	OPT_TEST = CHAR_MAX + 1,
 	OPT_RESUME,
@@ -180,6 +183,33 @@ static int usage_error(void)
 }
 
 /*
+ * What getopt_long() refused (C is '?' or ':'), said here and escaped:
+ * getopt's own message would echo the option as typed, an escape
+ * sequence in it included.  ARGV[optind - 1] is the argument in error
+ * for a long option and for a missing argument; an unknown short option
+ * is named by its character alone (it may sit inside "-nx").
+ */
+static int bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	char ch[2] = { (char)optopt, '\0' };
+
+	if (c == ':')
+		hib_print(stderr, "hibernate: option '%s' requires an argument\n",
+			  arg);
+	else if (!optopt)
+		hib_print(stderr, "hibernate: unknown or ambiguous option '%s'\n",
+			  arg);
+	else if (optopt > CHAR_MAX ||
+		 (optopt != ':' && optopt != '+' && strchr(SHORT_OPTS, optopt)))
+		hib_print(stderr, "hibernate: option '%s' takes no argument\n",
+			  arg);
+	else
+		hib_print(stderr, "hibernate: unknown option -- '%s'\n", ch);
+	return usage_error();
+}
+
+/*
  * Every action honours --json or refuses it here, before anything is
  * done: --install-systemd and --system-sleep print no JSON (their
  * --dry-run prints the drop-ins, the hooks); --setup-key prints its
@@ -241,10 +271,12 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 
 	/* optind = 0 makes glibc start afresh, which the tests rely on. */
 	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "+p:c:no:vqfhV", hib_longopts,
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, hib_longopts,
 				NULL)) != -1) {
-		if (c != '?' && check_exclusive(seen, c))
+		if (c == '?' || c == ':')
+			return bad_option(c, argv);
+		if (check_exclusive(seen, c))
 			return usage_error();
 		switch (c) {
 		case 'p':
@@ -270,9 +302,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 				return usage_error();
 			}
 			if (!strchr(optarg, '=')) {
-				fprintf(stderr,
-					"hibernate: --set: expected KEY=VALUE, got '%s'\n",
-					optarg);
+				hib_print(stderr,
+					  "hibernate: --set: expected KEY=VALUE, got '%s'\n",
+					  optarg);
 				return usage_error();
 			}
 			ctl->sets[ctl->nsets++] = optarg;
@@ -332,9 +364,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			} else if (!strcmp(optarg, "min")) {
 				ctl->kdf = HIB_KDF_MIN;
 			} else {
-				fprintf(stderr,
-					"hibernate: --kdf: expected 'moderate' or 'min', got '%s'\n",
-					optarg);
+				hib_print(stderr,
+					  "hibernate: --kdf: expected 'moderate' or 'min', got '%s'\n",
+					  optarg);
 				return usage_error();
 			}
 			break;
@@ -354,9 +386,9 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 			break;
 		case OPT_MODULE:
 			if (optarg[0] != '/' && !strchr(optarg, '/')) {
-				fprintf(stderr,
-					"hibernate: --module: expected the path of a .ko file, got '%s'\n",
-					optarg);
+				hib_print(stderr,
+					  "hibernate: --module: expected the path of a .ko file, got '%s'\n",
+					  optarg);
 				return usage_error();
 			}
 			ctl->module = optarg;
@@ -376,14 +408,14 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 	/* --setup-key tpm checks the TPM instead of making key files. */
 	if (ctl->key_name && strcmp(ctl->key_name, CONF_KEY_TPM) &&
 	    !conf_valid_keyname(ctl->key_name)) {
-		fprintf(stderr,
-			"hibernate: --setup-key: expected tpm or a key name (1 to %d letters, digits, '.', '_', '-', starting with a letter or digit), got '%s'\n",
-			CONF_KEYNAME_MAX, ctl->key_name);
+		hib_print(stderr,
+			  "hibernate: --setup-key: expected tpm or a key name (1 to %d letters, digits, '.', '_', '-', starting with a letter or digit), got '%s'\n",
+			  CONF_KEYNAME_MAX, ctl->key_name);
 		return usage_error();
 	}
 	if (optind < argc) {
-		fprintf(stderr, "hibernate: unexpected argument '%s'\n",
-			argv[optind]);
+		hib_print(stderr, "hibernate: unexpected argument '%s'\n",
+			  argv[optind]);
 		return usage_error();
 	}
 	return check_json(ctl);

@@ -2,12 +2,15 @@
 /*
  * The dry run's plan, as text or as length-framed records (plan.h).
  * The text is for a terminal and may be ambiguous with hostile names in
- * it; the records never are, since no byte of a field is read as a
- * separator.
+ * it, but its fields are escaped (str_escape): no escape sequence or
+ * carriage return in a path acts on the terminal, and a newline in one
+ * starts no line.  The records never are ambiguous, since no byte of a
+ * field is read as a separator.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "plan.h"
 
 static void put_field(FILE *out, const char *s)
@@ -30,22 +33,22 @@ void plan_put(FILE *out, bool framed, enum plan_kind kind, const char *a,
 	switch (kind) {
 	case PLAN_CHECK:
 	case PLAN_FAILED:
-		fprintf(out, "# check: %s\n", a);
+		hib_print(out, "# check: %s\n", a);
 		break;
 	case PLAN_RESUME:
-		fprintf(out, "# resume parameter: %s\n", a);
+		hib_print(out, "# resume parameter: %s\n", a);
 		break;
 	case PLAN_MKDIR:
-		fprintf(out, "mkdir %s\n", a);
+		hib_print(out, "mkdir %s\n", a);
 		break;
 	case PLAN_RMDIR:
-		fprintf(out, "rmdir %s\n", a);
+		hib_print(out, "rmdir %s\n", a);
 		break;
 	case PLAN_WRITE:
-		fprintf(out, "%s = %s\n", a, b);
+		hib_print(out, "%s = %s\n", a, b);
 		break;
 	default:
-		fprintf(out, "# %s\n", a);
+		hib_print(out, "# %s\n", a);
 		break;
 	}
 }

@@ -86,7 +86,7 @@ static double ratio(const struct results *r)
 
 static void print_ms(FILE *out, const char *title, uint64_t us)
 {
-	fprintf(out, "  %-24s %10llu.%03llu ms\n", title, THOUSANDTHS(us));
+	hib_print(out, "  %-24s %10llu.%03llu ms\n", title, THOUSANDTHS(us));
 }
 
 /* What follows the AEAD on the encryption line: the key, for tpm. */
@@ -100,17 +100,17 @@ void report_text(FILE *out, const struct results *r)
 {
 	int i;
 
-	fprintf(out, "hibernate: profile '%s': %s\n",
-		*r->profile ? r->profile : "-", *r->status ? r->status : "-");
+	hib_print(out, "hibernate: profile '%s': %s\n",
+		  *r->profile ? r->profile : "-", *r->status ? r->status : "-");
 	if (*r->error)
-		fprintf(out, "  %-24s %s\n", "error", r->error);
-	fprintf(out, "  %-24s %10llu.%03llu s\n", "time offline",
-		THOUSANDTHS(r->offline_ms));
+		hib_print(out, "  %-24s %s\n", "error", r->error);
+	hib_print(out, "  %-24s %10llu.%03llu s\n", "time offline",
+		  THOUSANDTHS(r->offline_ms));
 	if (!strcmp(r->woke_from, "ram"))
-		fprintf(out, "  %-24s RAM, after %llu.%03llu s asleep (the image on disk is invalidated)\n",
-			"came back from", THOUSANDTHS(r->ram_sleep_ms));
+		hib_print(out, "  %-24s RAM, after %llu.%03llu s asleep (the image on disk is invalidated)\n",
+			  "came back from", THOUSANDTHS(r->ram_sleep_ms));
 	else if (*r->woke_from)
-		fprintf(out, "  %-24s %s\n", "came back from", r->woke_from);
+		hib_print(out, "  %-24s %s\n", "came back from", r->woke_from);
 	for (i = 0; i < PH_NR; i++)
 		/*
 		 * Only a suspend to both has a RAM half, and only a resume
@@ -119,61 +119,61 @@ void report_text(FILE *out, const struct results *r)
 		 */
 		if ((i != PH_RAM && i != PH_RESTORE) || r->time_us[i])
 			print_ms(out, phase_titles[i], r->time_us[i]);
-	fprintf(out, "  %-24s %llu pages\n", "image",
-		(unsigned long long)r->image_pages);
-	fprintf(out, "  %-24s %llu KiB raw, %llu KiB written (ratio %.2f)\n",
-		"image size", (unsigned long long)(r->bytes_raw / 1024),
-		(unsigned long long)(r->bytes_written / 1024), ratio(r));
-	fprintf(out, "  %-24s %s (writer %s, checksum %s)\n",
-		"compressor", *r->compressor ? r->compressor : "-",
-		*r->writer ? r->writer : "-",
-		*r->checksum ? r->checksum : "-");
+	hib_print(out, "  %-24s %llu pages\n", "image",
+		  (unsigned long long)r->image_pages);
+	hib_print(out, "  %-24s %llu KiB raw, %llu KiB written (ratio %.2f)\n",
+		  "image size", (unsigned long long)(r->bytes_raw / 1024),
+		  (unsigned long long)(r->bytes_written / 1024), ratio(r));
+	hib_print(out, "  %-24s %s (writer %s, checksum %s)\n",
+		  "compressor", *r->compressor ? r->compressor : "-",
+		  *r->writer ? r->writer : "-",
+		  *r->checksum ? r->checksum : "-");
 	if (*r->encryption && strcmp(r->encryption, "none") &&
 	    r->has_crypt_time)
-		fprintf(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)%s\n",
-			"encryption", r->encryption,
-			THOUSANDTHS(r->write_crypt_us),
-			THOUSANDTHS(r->read_crypt_us),
-			key_text(r));
+		hib_print(out, "  %-24s %s, %llu.%03llu ms sealing, %llu.%03llu ms opening (worker threads' time)%s\n",
+			  "encryption", r->encryption,
+			  THOUSANDTHS(r->write_crypt_us),
+			  THOUSANDTHS(r->read_crypt_us),
+			  key_text(r));
 	else if (*r->encryption)
-		fprintf(out, "  %-24s %s%s\n", "encryption", r->encryption,
-			key_text(r));
-	fprintf(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
-		"throughput", (unsigned long long)r->write_kbps,
-		(unsigned long long)r->read_kbps);
+		hib_print(out, "  %-24s %s%s\n", "encryption", r->encryption,
+			  key_text(r));
+	hib_print(out, "  %-24s write %llu KiB/s, read %llu KiB/s\n",
+		  "throughput", (unsigned long long)r->write_kbps,
+		  (unsigned long long)r->read_kbps);
 	if (r->has_pipeline) {
-		fprintf(out, "  %-24s %llu threads, %llu KiB of buffers\n",
-			"pipeline", (unsigned long long)r->threads,
-			(unsigned long long)(r->pipeline_bytes / 1024));
-		fprintf(out, "  %-24s %llu.%03llu ms for compression, %llu.%03llu ms for the device\n",
-			"writing waited",
-			THOUSANDTHS(r->write_cpu_wait_us),
-			THOUSANDTHS(r->write_io_wait_us));
-		fprintf(out, "  %-24s %llu.%03llu ms for decompression, %llu.%03llu ms for the device\n",
-			"reading waited",
-			THOUSANDTHS(r->read_cpu_wait_us),
-			THOUSANDTHS(r->read_io_wait_us));
+		hib_print(out, "  %-24s %llu threads, %llu KiB of buffers\n",
+			  "pipeline", (unsigned long long)r->threads,
+			  (unsigned long long)(r->pipeline_bytes / 1024));
+		hib_print(out, "  %-24s %llu.%03llu ms for compression, %llu.%03llu ms for the device\n",
+			  "writing waited",
+			  THOUSANDTHS(r->write_cpu_wait_us),
+			  THOUSANDTHS(r->write_io_wait_us));
+		hib_print(out, "  %-24s %llu.%03llu ms for decompression, %llu.%03llu ms for the device\n",
+			  "reading waited",
+			  THOUSANDTHS(r->read_cpu_wait_us),
+			  THOUSANDTHS(r->read_io_wait_us));
 	}
 	/* Only a resume hands the pages to the snapshot code. */
 	if (r->read_feed_us)
-		fprintf(out, "  %-24s %llu.%03llu ms, of which %llu.%03llu ms preparing the restore\n",
-			"snapshot code (read)",
-			THOUSANDTHS(r->read_feed_us),
-			THOUSANDTHS(r->read_prepare_us));
-	fprintf(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
-	fprintf(out, "  %-24s %s\n", "load average saved",
-		*r->avenrun_saved ? r->avenrun_saved : "-");
-	fprintf(out, "  %-24s %s\n", "load average at thaw",
-		*r->avenrun_thaw ? r->avenrun_thaw : "-");
-	fprintf(out, "  %-24s %s\n", "load average restored",
-		*r->avenrun_restored ? r->avenrun_restored : "-");
+		hib_print(out, "  %-24s %llu.%03llu ms, of which %llu.%03llu ms preparing the restore\n",
+			  "snapshot code (read)",
+			  THOUSANDTHS(r->read_feed_us),
+			  THOUSANDTHS(r->read_prepare_us));
+	hib_print(out, "  %-24s %s\n", "verified", r->verified ? "yes" : "no");
+	hib_print(out, "  %-24s %s\n", "load average saved",
+		  *r->avenrun_saved ? r->avenrun_saved : "-");
+	hib_print(out, "  %-24s %s\n", "load average at thaw",
+		  *r->avenrun_thaw ? r->avenrun_thaw : "-");
+	hib_print(out, "  %-24s %s\n", "load average restored",
+		  *r->avenrun_restored ? r->avenrun_restored : "-");
 	if (*r->refused_tasks) {
 		char tmp[sizeof(r->refused_tasks)], *l, *save = NULL;
 
 		snprintf(tmp, sizeof(tmp), "%s", r->refused_tasks);
 		for (l = strtok_r(tmp, "\n", &save); l;
 		     l = strtok_r(NULL, "\n", &save))
-			fprintf(out, "  %-24s %s\n", "refused to freeze", l);
+			hib_print(out, "  %-24s %s\n", "refused to freeze", l);
 	}
 }
 
@@ -426,21 +426,22 @@ static void status_keys_text(FILE *out, const struct status_keys *k)
 		return;
 	if (k->have_profile && !strcmp(k->key, CONF_KEY_TPM) &&
 	    strcmp(k->encryption, "none"))
-		fprintf(out, "encryption:    %s, key sealed to the TPM (profile %s)\n",
-			k->encryption, k->profile);
+		hib_print(out, "encryption:    %s, key sealed to the TPM (profile %s)\n",
+			  k->encryption, k->profile);
 	else if (k->have_profile)
-		fprintf(out, "encryption:    %s, key %s (profile %s)\n",
-			k->encryption, *k->key ? k->key : "(none)", k->profile);
+		hib_print(out, "encryption:    %s, key %s (profile %s)\n",
+			  k->encryption, *k->key ? k->key : "(none)",
+			  k->profile);
 	if (k->dir_err) {
-		fprintf(out, "key files:     none (%s: %s)\n", k->dir,
-			strerror(k->dir_err));
+		hib_print(out, "key files:     none (%s: %s)\n", k->dir,
+			  strerror(k->dir_err));
 		return;
 	}
-	fprintf(out, "key files:     %s (%04o)\n", k->dir, k->dir_mode);
+	hib_print(out, "key files:     %s (%04o)\n", k->dir, k->dir_mode);
 	for (i = 0; i < k->nfiles; i++)
-		fprintf(out, "  %-28s %04o%s\n", k->files[i].name,
-			k->files[i].mode,
-			exposed_text(k->files[i].name, k->files[i].mode));
+		hib_print(out, "  %-28s %04o%s\n", k->files[i].name,
+			  k->files[i].mode,
+			  exposed_text(k->files[i].name, k->files[i].mode));
 }
 
 static void status_keys_json(FILE *out, const struct status_keys *k)
@@ -522,63 +523,63 @@ static void image_text(FILE *out, const struct status_image *img)
 	if (!img->looked)
 		return;
 	if (img->where_err && !*img->target) {
-		fprintf(out, "image:         unknown: profile '%s' has no target\n",
-			img->profile);
+		hib_print(out, "image:         unknown: profile '%s' has no target\n",
+			  img->profile);
 		return;
 	}
 	if (img->where_err) {
-		fprintf(out, "image:         unknown: cannot tell where profile '%s' keeps it (target %s: %s)\n",
-			img->profile, *img->target ? img->target : "none",
-			strerror(img->where_err));
+		hib_print(out, "image:         unknown: cannot tell where profile '%s' keeps it (target %s: %s)\n",
+			  img->profile, *img->target ? img->target : "none",
+			  strerror(img->where_err));
 		return;
 	}
 	if (img->found < 0) {
-		fprintf(out, "image:         unknown: cannot read %s (target %s, profile '%s'): %s\n",
-			img->loc, img->target, img->profile,
-			strerror(-img->found));
+		hib_print(out, "image:         unknown: cannot read %s (target %s, profile '%s'): %s\n",
+			  img->loc, img->target, img->profile,
+			  strerror(-img->found));
 		return;
 	}
 	if (!img->found) {
-		fprintf(out, "image:         none on %s (%s, profile '%s')\n",
-			img->target, img->loc, img->profile);
+		hib_print(out, "image:         none on %s (%s, profile '%s')\n",
+			  img->target, img->loc, img->profile);
 		return;
 	}
 	if (img->hdr_err == -EPROTO) {
-		fprintf(out, "image:         waiting on %s (%s, profile '%s'), image format %u, which this hibernate does not read\n",
-			img->target, img->loc, img->profile, h->version);
+		hib_print(out, "image:         waiting on %s (%s, profile '%s'), image format %u, which this hibernate does not read\n",
+			  img->target, img->loc, img->profile, h->version);
 		return;
 	}
 	if (img->hdr_err) {
-		fprintf(out, "image:         an anchor on %s (%s, profile '%s'), but its header page is not an image header\n",
-			img->target, img->loc, img->profile);
+		hib_print(out, "image:         an anchor on %s (%s, profile '%s'), but its header page is not an image header\n",
+			  img->target, img->loc, img->profile);
 		return;
 	}
-	fprintf(out, "image:         waiting on %s (%s, profile '%s')\n",
-		img->target, img->loc, img->profile);
+	hib_print(out, "image:         waiting on %s (%s, profile '%s')\n",
+		  img->target, img->loc, img->profile);
 	if (image_this_kernel(img))
-		fprintf(out, "  %-24s %s (the running kernel)\n", "kernel",
-			h->release);
+		hib_print(out, "  %-24s %s (the running kernel)\n", "kernel",
+			  h->release);
 	else
-		fprintf(out, "  %-24s %s (not the running kernel, %s: only a boot of %s resumes it)\n",
-			"kernel", h->release, img->running, h->release);
+		hib_print(out, "  %-24s %s (not the running kernel, %s: only a boot of %s resumes it)\n",
+			  "kernel", h->release, img->running, h->release);
 	if (localtime_r(&t, &tm) &&
 	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", &tm))
-		fprintf(out, "  %-24s %s\n", "written", when);
+		hib_print(out, "  %-24s %s\n", "written", when);
 	size_text(raw, sizeof(raw), h->image_pages * IMGHDR_PAGE);
 	size_text(stored, sizeof(stored), h->data_bytes);
-	fprintf(out, "  %-24s %llu pages (%s), %s stored%s%s\n", "size",
-		(unsigned long long)h->image_pages, raw, stored,
-		*h->compressor ? ", compressor " : "", h->compressor);
+	hib_print(out, "  %-24s %llu pages (%s), %s stored%s%s\n", "size",
+		  (unsigned long long)h->image_pages, raw, stored,
+		  *h->compressor ? ", compressor " : "", h->compressor);
 	key_id_hex(id, h->w.key_id);
 	if (h->w.encryption == IMGHDR_ENC_NONE)
-		fprintf(out, "  %-24s none\n", "encryption");
+		hib_print(out, "  %-24s none\n", "encryption");
 	else if (image_sealed(img))
-		fprintf(out, "  %-24s %s, key sealed to the TPM\n", "encryption",
-			imghdr_encryption_name(h->w.encryption));
+		hib_print(out, "  %-24s %s, key sealed to the TPM\n", "encryption",
+			  imghdr_encryption_name(h->w.encryption));
 	else
-		fprintf(out, "  %-24s %s, key wrapped for key id %s\n",
-			"encryption", imghdr_encryption_name(h->w.encryption),
-			id);
+		hib_print(out, "  %-24s %s, key wrapped for key id %s\n",
+			  "encryption", imghdr_encryption_name(h->w.encryption),
+			  id);
 }
 
 static void image_json(FILE *out, const struct status_image *img)
@@ -647,20 +648,20 @@ static void image_json(FILE *out, const struct status_image *img)
 
 void status_text(FILE *out, const struct status *s)
 {
-	fprintf(out, "module:        %s\n", s->version);
-	fprintf(out, "state:         %s\n", s->state);
-	fprintf(out, "profile:       %s\n", *s->profile ? s->profile : "(none)");
-	fprintf(out, "compressors:   %s\n", s->caps.compressors);
-	fprintf(out, "levels:        %s\n",
-		*s->caps.levels ? s->caps.levels : "none");
-	fprintf(out, "writers:       %s\n", s->caps.writers);
-	fprintf(out, "checksums:     %s\n", s->caps.checksums);
-	fprintf(out, "powerdown:     %s\n", s->caps.powerdown);
-	fprintf(out, "encryption:    %s\n", s->caps.encryption);
-	fprintf(out, "keys:          %s\n", s->caps.keys);
+	hib_print(out, "module:        %s\n", s->version);
+	hib_print(out, "state:         %s\n", s->state);
+	hib_print(out, "profile:       %s\n", *s->profile ? s->profile : "(none)");
+	hib_print(out, "compressors:   %s\n", s->caps.compressors);
+	hib_print(out, "levels:        %s\n",
+		  *s->caps.levels ? s->caps.levels : "none");
+	hib_print(out, "writers:       %s\n", s->caps.writers);
+	hib_print(out, "checksums:     %s\n", s->caps.checksums);
+	hib_print(out, "powerdown:     %s\n", s->caps.powerdown);
+	hib_print(out, "encryption:    %s\n", s->caps.encryption);
+	hib_print(out, "keys:          %s\n", s->caps.keys);
 	if (*s->caps.tpm)
-		fprintf(out, "tpm:           %s\n", s->caps.tpm);
-	fprintf(out, "actions:       %s\n", s->caps.actions);
+		hib_print(out, "tpm:           %s\n", s->caps.tpm);
+	hib_print(out, "actions:       %s\n", s->caps.actions);
 	/* Before the first cycle every result is empty or 0. */
 	if (!strcmp(s->res.status, "none")) {
 		fputs("last results:  none (no cycle since the module was loaded)\n",
@@ -711,9 +712,9 @@ void status_json(FILE *out, const struct status *s)
 void status_failed_text(FILE *out, const char *root, const char *next,
 			const struct status_image *img)
 {
-	fprintf(out, "module:        not loaded (%s does not exist)\n", root);
+	hib_print(out, "module:        not loaded (%s does not exist)\n", root);
 	if (*next)
-		fprintf(out, "next:          %s\n", next);
+		hib_print(out, "next:          %s\n", next);
 	image_text(out, img);
 }
 

@@ -72,14 +72,15 @@ static int list_profiles(struct run *r)
 	}
 	if (implicit)
 		puts(CONF_DEFAULT_PROFILE);
+	/* The parser allows no control in a name; escaped all the same. */
 	for (i = 0; i < c->nprof; i++) {
 		const struct conf_profile *p = &c->prof[i];
 
 		if (r->ctl->verbosity > 0 && p->v[K_INHERIT].value)
-			printf("%s (inherits %s)\n", p->name,
-			       p->v[K_INHERIT].value);
+			hib_print(stdout, "%s (inherits %s)\n", p->name,
+				  p->v[K_INHERIT].value);
 		else
-			puts(p->name);
+			hib_print(stdout, "%s\n", p->name);
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common.h"
 #include "spawn.h"
 
 /* 0 and *c, or -errno when there is no child. */
@@ -42,8 +43,8 @@ int spawn_start(const struct spawn *s, struct child *c)
 		else
 			execvp(s->file, (char *const *)s->argv);
 		if (s->say_exec_error)
-			fprintf(stderr, "hibernate: %s: %s\n", s->file,
-				strerror(errno));
+			hib_print(stderr, "hibernate: %s: %s\n", s->file,
+				  strerror(errno));
 		_exit(127);
 	}
 	/* Both sides set the group: no race with a kill(-pid) below. */

@@ -452,10 +452,15 @@ int hib_install_systemd(const struct hib_ctl *ctl)
 		ret = hib_dropin_text(ctl, self, d, text, sizeof(text));
 		snprintf(path[i], sizeof(path[i]), "%s/%s.d/%s", units,
 			 d->unit, SYSTEMD_DROPIN_NAME);
-		if (!ret && ctl->dry_run)
-			printf("%s# %s\n%s", i ? "\n" : "", path[i], text);
-		else if (!ret)
+		if (!ret && ctl->dry_run) {
+			if (i)
+				putchar('\n');
+			hib_print(stdout, "# %s\n", path[i]);
+			/* Its words hold no newline (sd_quote): lines stay. */
+			str_put_escaped(stdout, text, "\n");
+		} else if (!ret) {
 			ret = write_dropin(path[i], text);
+		}
 		if (ret) {
 			while (i-- > 0 && !ctl->dry_run) {
 				snprintf(tmp, sizeof(tmp), "%s.tmp", path[i]);
@@ -612,23 +617,23 @@ int hib_system_sleep(const char *phase, const char *verb_word, bool dry_run)
 		return HIB_EXIT_FAILURE;
 	n = collect_hooks(SYSTEM_SLEEP_DIRS, h, SYSTEM_SLEEP_MAX);
 	if (dry_run)
-		printf("# hibernate --dry-run: --system-sleep %s %s: %zu name%s in the system-sleep directories\n",
-		       phase, verb[0], n, n == 1 ? "" : "s");
+		hib_print(stdout, "# hibernate --dry-run: --system-sleep %s %s: %zu name%s in the system-sleep directories\n",
+			  phase, verb[0], n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		/* A link to /dev/null masks a hook, as in systemd. */
 		if (stat(h[i].path, &st) || !S_ISREG(st.st_mode) ||
 		    access(h[i].path, X_OK)) {
 			if (dry_run)
-				printf("# check: system-sleep hook %s: masked or not executable, not run\n",
-				       h[i].path);
+				hib_print(stdout, "# check: system-sleep hook %s: masked or not executable, not run\n",
+					  h[i].path);
 			continue;
 		}
 		/* Root runs it: the same rule as for pre_hibernate hooks. */
 		if (perm_owner_mode(h[i].path, st.st_uid, st.st_mode, why,
 				    sizeof(why))) {
 			if (dry_run)
-				printf("# check: system-sleep hook %s: refused: %s\n",
-				       h[i].path, why);
+				hib_print(stdout, "# check: system-sleep hook %s: refused: %s\n",
+					  h[i].path, why);
 			else
 				hib_warn("not running system-sleep hook %s: %s",
 					 h[i].path, why);
@@ -636,8 +641,8 @@ int hib_system_sleep(const char *phase, const char *verb_word, bool dry_run)
 			continue;
 		}
 		if (dry_run) {
-			printf("would run system-sleep hook %s %s %s (%s)\n",
-			       h[i].path, phase, verb[0], verb[1]);
+			hib_print(stdout, "would run system-sleep hook %s %s %s (%s)\n",
+				  h[i].path, phase, verb[0], verb[1]);
 			continue;
 		}
 		hib_verbose("system-sleep hook: %s %s %s", h[i].path,

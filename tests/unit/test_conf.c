@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../cli/common.h"
 #include "../../cli/profile.h"
 #include "../../cli/strutil.h"
 #include "test_util.h"
@@ -801,6 +802,15 @@ static void test_escape(void **state)
 	str_put_escaped(f, "|c\nd", "");
 	fclose(f);
 	assert_string_equal(text, "a\nb\\x1b\\x0d|c\\x0ad");
+	free(text);
+	/* A line of a report: one line, whatever its arguments hold. */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	hib_print(f, "target %s: %s\n", "/dev/x\n# check: ok", "\x1b[2J");
+	hib_print(f, "%s", "no newline\n");
+	fclose(f);
+	assert_string_equal(text, "target /dev/x\\x0a# check: ok: \\x1b[2J\n"
+			    "no newline\\x0a");
 	free(text);
 }
 
