@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "../kernel/suspend2/names.h"
 #include "check.h"
@@ -450,6 +451,13 @@ static const char *closest(const char *name, const char *const *cands,
 	const char *best = NULL;
 	size_t bestd = (size_t)-1, i, limit;
 
+	/*
+	 * Names are case-sensitive, so one that differs only in case is
+	 * the typo, however long ("LAPTOP" for "laptop").
+	 */
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(name, cands[i]))
+			return cands[i];
 	for (i = 0; i < n; i++) {
 		size_t d = edit_distance(name, cands[i]);
 

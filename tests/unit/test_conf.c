@@ -273,6 +273,12 @@ static void test_hostile_names(void **state)
 	assert_true(has_error(&c, "t.conf:1: section [Default] differs from [default] only in case: names are case-sensitive (did you mean '[default]'?)", NULL));
 	assert_true(has_error(&c, "t.conf:3: section [ACPI] differs from [acpi] only in case", NULL));
 	conf_free(&c);
+	/* A profile or a key named in another case: the one meant. */
+	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[x]\ninherit = LAPTOP\n"
+				    "COMPRESSOR = lz4\n"), -EINVAL);
+	assert_true(has_error(&c, "t.conf:4: key 'inherit': no profile 'LAPTOP' (did you mean 'laptop'?)", NULL));
+	assert_true(has_error(&c, "t.conf:5: unknown key 'COMPRESSOR' (did you mean 'compressor'?)", NULL));
+	conf_free(&c);
 	/* Names that merely look alike are no typo of case. */
 	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[laptop2]\n"), 0);
 	conf_free(&c);
