@@ -17,8 +17,8 @@
 
 #include "askpass.h"
 #include "common.h"
-#include "options.h"
 #include "perm.h"
+#include "sysroot.h"
 
 /*
  * While echo is off, a signal that kills the process (Ctrl-C, Ctrl-\,

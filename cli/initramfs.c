@@ -11,7 +11,7 @@
 
 #include "common.h"
 #include "initramfs.h"
-#include "options.h"
+#include "sysroot.h"
 
 /* Where initramfs-tools, then dracut (Fedora's name), put it. */
 static const char *const initramfs_names[] = {

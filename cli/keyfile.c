@@ -20,8 +20,8 @@
 #include "imghdr.h"
 #include "initramfs.h"
 #include "keyfile.h"
-#include "options.h"
 #include "perm.h"
+#include "sysroot.h"
 
 #define KEYFILE_OPS_MODERATE	3
 #define KEYFILE_MEM_MODERATE	(128 * 1024)	/* KiB */

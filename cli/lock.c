@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "lock.h"
-#include "options.h"
+#include "sysroot.h"
 
 #define LOCK_OPEN_FLAGS	(O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 

@@ -60,10 +60,5 @@ struct hib_ctl {
 int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv);
 void hib_usage(FILE *out);
 const char *hib_action_word(enum hib_action a);
-/* Room left in a PATH_MAX buffer for the longest path moved under it. */
-#define HIB_SYSROOT_MAX	1024
-const char *hib_sysroot(void);
-int hib_sysroot_check(void);
-const char *hib_path(const char *path, char *buf, size_t len);
 
 #endif

@@ -31,6 +31,7 @@
 #include "step.h"
 #include "strutil.h"
 #include "sysinfo.h"
+#include "sysroot.h"
 #include "systemd.h"
 #include "target.h"
 #include "trust.h"

@@ -31,6 +31,7 @@
 #include "profile.h"
 #include "spawn.h"
 #include "strutil.h"
+#include "sysroot.h"
 #include "systemd.h"
 
 /* Profile names as hibernate.conf(5) allows them; nothing to quote. */

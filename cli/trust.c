@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "perm.h"
+#include "sysroot.h"
 #include "trust.h"
 
 /*
