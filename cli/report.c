@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "json.h"
 #include "plan.h"
 #include "report.h"
 #include "strutil.h"
@@ -177,42 +178,6 @@ void report_text(FILE *out, const struct results *r)
 	}
 }
 
-/*
- * A JSON string of S, valid UTF-8 whatever S holds: what comes from the
- * kernel (task names cut at 15 bytes, errors cut at a buffer's end) or
- * from a file may end inside a character or not be UTF-8 at all, and a
- * strict parser refuses the whole document for one bad byte.  Each byte
- * that does not start a valid character becomes U+FFFD.
- */
-void json_string(FILE *out, const char *s)
-{
-	size_t len = strlen(s), n;
-
-	fputc('"', out);
-	while (*s) {
-		unsigned char ch = *s;
-
-		n = utf8_char_len(s, len);
-		if (!n) {
-			fputs("\\ufffd", out);
-			n = 1;
-		} else if (ch == '"' || ch == '\\') {
-			fprintf(out, "\\%c", ch);
-		} else if (ch == '\n') {
-			fputs("\\n", out);
-		} else if (ch == '\t') {
-			fputs("\\t", out);
-		} else if (ch < 0x20 || ch == 0x7f) {
-			fprintf(out, "\\u%04x", ch);
-		} else {
-			fwrite(s, 1, n, out);
-		}
-		s += n;
-		len -= n;
-	}
-	fputc('"', out);
-}
-
 static bool is_json_number(const char *s)
 {
 	const char *p = s;
@@ -257,24 +222,6 @@ static void json_loadavg(FILE *out, const char *s)
 		first = false;
 	}
 	fputc(']', out);
-}
-
-/* The pieces of @list between @seps, as a JSON array of strings. */
-static void json_words(FILE *out, const char *list, const char *seps)
-{
-	char *tmp = strdup(list), *w, *save = NULL;
-	bool first = true;
-
-	fputc('[', out);
-	for (w = tmp ? strtok_r(tmp, seps, &save) : NULL; w;
-	     w = strtok_r(NULL, seps, &save)) {
-		if (!first)
-			fputs(", ", out);
-		json_string(out, w);
-		first = false;
-	}
-	fputc(']', out);
-	free(tmp);
 }
 
 static void json_results_body(FILE *out, const struct results *r,
@@ -890,4 +837,22 @@ void result_json(FILE *out, const char *action, const char *profile,
 		json_string(out, errors[i] ? errors[i] : "");
 	}
 	fputs("]\n}\n", out);
+}
+
+/* --list-profiles --json: the configuration read and its profiles. */
+void profiles_json(FILE *out, const struct conf *c, bool implicit)
+{
+	size_t i;
+
+	fputs("{\"config\": ", out);
+	json_string(out, c->path);
+	fputs(", \"profiles\": [", out);
+	if (implicit)
+		json_string(out, CONF_DEFAULT_PROFILE);
+	for (i = 0; i < c->nprof; i++) {
+		if (i || implicit)
+			fputs(", ", out);
+		json_string(out, c->prof[i].name);
+	}
+	fputs("]}\n", out);
 }

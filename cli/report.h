@@ -10,6 +10,7 @@
 #include "../kernel/suspend2/names.h"
 #include "caps.h"
 #include "cfs.h"
+#include "conf.h"
 #include "imghdr.h"
 
 #define PH_ENUM(id, name, title) PH_##id,
@@ -115,7 +116,6 @@ void status_failed_text(FILE *out, const char *root, const char *next,
 void status_json_failed(FILE *out, const char *root, bool loaded,
 			const char *error, const char *next,
 			const struct status_image *img);
-void json_string(FILE *out, const char *s);
 void plan_json(FILE *out, const char *action, const char *profile,
 	       const char *config, const char *plan, size_t len,
 	       char *const *errors, size_t nerr, int status,
@@ -123,5 +123,7 @@ void plan_json(FILE *out, const char *action, const char *profile,
 void result_json(FILE *out, const char *action, const char *profile,
 		 const char *config, char *const *errors, size_t nerr,
 		 int status);
+/* IMPLICIT: [default] exists without a section in the file. */
+void profiles_json(FILE *out, const struct conf *c, bool implicit);
 
 #endif

@@ -19,7 +19,6 @@
 #include "hint.h"
 #include "hooks.h"
 #include "imgkey.h"
-#include "json.h"
 #include "lock.h"
 #include "module.h"
 #include "perm.h"

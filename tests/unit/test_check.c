@@ -18,6 +18,7 @@
 #include "../../cli/check.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
+#include "../../cli/json.h"
 #include "../../cli/plan.h"
 #include "../../cli/report.h"
 #include "../../cli/strutil.h"
