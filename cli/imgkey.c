@@ -30,7 +30,6 @@
 #include "keyring.h"
 #include "keytrust.h"
 #include "imgkey.h"
-#include "report.h"
 
 #define KR_PREFIX	"suspend2:"
 #define KR_IMG_PREFIX	"suspend2:img:"
@@ -773,46 +772,4 @@ void drop_image_key(int32_t key_serial)
 {
 	if (key_serial > 0)
 		kr_invalidate(key_serial);
-}
-
-/* --status: profile P's keys (NULL: none), and the key files' modes. */
-void status_keys(const struct profile *p, struct status_keys *k)
-{
-	char path[PATH_MAX + 256];
-	struct dirent *e;
-	struct stat st;
-	DIR *d;
-
-	memset(k, 0, sizeof(*k));
-	if (p) {
-		k->have_profile = true;
-		snprintf(k->profile, sizeof(k->profile), "%s", p->name);
-		snprintf(k->encryption, sizeof(k->encryption), "%s",
-			 p->v[K_ENCRYPTION].value);
-		snprintf(k->key, sizeof(k->key), "%s",
-			 p->v[K_KEY].value ? p->v[K_KEY].value : "");
-	}
-	keyfile_dir(k->dir, sizeof(k->dir));
-	d = opendir(k->dir);
-	if (!d) {
-		k->dir_err = errno;
-		return;
-	}
-	if (!fstat(dirfd(d), &st))
-		k->dir_mode = st.st_mode & 07777;
-	while ((e = readdir(d)) && k->nfiles < STATUS_MAX_KEYFILES) {
-		size_t n = strlen(e->d_name);
-
-		if (n <= 4 || n >= sizeof(k->files[0].name) ||
-		    (strcmp(e->d_name + n - 4, ".sec") &&
-		     strcmp(e->d_name + n - 4, ".pub") &&
-		     (n <= 5 || strcmp(e->d_name + n - 5, ".auth"))))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
-		if (lstat(path, &st))
-			continue;
-		memcpy(k->files[k->nfiles].name, e->d_name, n + 1);
-		k->files[k->nfiles++].mode = st.st_mode & 07777;
-	}
-	closedir(d);
 }

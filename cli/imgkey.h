@@ -9,8 +9,6 @@
 #include "profile.h"
 #include "step.h"
 
-struct status_keys;
-
 /*
  * --setup-key, first half: the profile resolved and --set applied; TPM
  * set when the key asked for is tpm (run.c then asks the module), else
@@ -24,6 +22,5 @@ int check_key_tpm(struct run *r);
 int load_pubkey(struct run *r);
 int unlock_image(struct run *r, const char *loc, int32_t *key_serial);
 void drop_image_key(int32_t key_serial);
-void status_keys(const struct profile *p, struct status_keys *k);
 
 #endif

@@ -2,8 +2,10 @@
 /*
  * --status: where the profile's image would be, and what its header says
  * of it (the same page the kernel reads first on a resume), found as
- * hibernate --resume finds it.  And, without the module, how to load it.
+ * hibernate --resume finds it; the key files and their modes.  And,
+ * without the module, how to load it.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "conf.h"
 #include "hint.h"
 #include "imghdr.h"
+#include "keyfile.h"
 #include "module.h"
 #include "status.h"
 #include "sysinfo.h"
@@ -111,4 +114,46 @@ void status_next(const struct cfs *c, const struct profile *p, char *out,
 		 argv[0], argv[1], argv[2],
 		 configfs_mounted(CFS_MOUNT_POINT) ? "" :
 		 ", then mount configfs: mount -t configfs none " CFS_MOUNT_POINT);
+}
+
+/* Profile P's keys (NULL: none), and the key files' modes. */
+void status_keys(const struct profile *p, struct status_keys *k)
+{
+	char path[PATH_MAX + 256];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	memset(k, 0, sizeof(*k));
+	if (p) {
+		k->have_profile = true;
+		snprintf(k->profile, sizeof(k->profile), "%s", p->name);
+		snprintf(k->encryption, sizeof(k->encryption), "%s",
+			 p->v[K_ENCRYPTION].value);
+		snprintf(k->key, sizeof(k->key), "%s",
+			 p->v[K_KEY].value ? p->v[K_KEY].value : "");
+	}
+	keyfile_dir(k->dir, sizeof(k->dir));
+	d = opendir(k->dir);
+	if (!d) {
+		k->dir_err = errno;
+		return;
+	}
+	if (!fstat(dirfd(d), &st))
+		k->dir_mode = st.st_mode & 07777;
+	while ((e = readdir(d)) && k->nfiles < STATUS_MAX_KEYFILES) {
+		size_t n = strlen(e->d_name);
+
+		if (n <= 4 || n >= sizeof(k->files[0].name) ||
+		    (strcmp(e->d_name + n - 4, ".sec") &&
+		     strcmp(e->d_name + n - 4, ".pub") &&
+		     (n <= 5 || strcmp(e->d_name + n - 5, ".auth"))))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", k->dir, e->d_name);
+		if (lstat(path, &st))
+			continue;
+		memcpy(k->files[k->nfiles].name, e->d_name, n + 1);
+		k->files[k->nfiles++].mode = st.st_mode & 07777;
+	}
+	closedir(d);
 }

@@ -19,5 +19,7 @@ void status_image(const struct cfs *c, const struct profile *p,
 /* What to do when C's directory does not exist (P's module, if any). */
 void status_next(const struct cfs *c, const struct profile *p, char *out,
 		 size_t len);
+/* Profile P's keys (NULL: none), and the key files' modes. */
+void status_keys(const struct profile *p, struct status_keys *k);
 
 #endif
