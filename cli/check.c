@@ -137,27 +137,6 @@ bool check_swap_signature(const unsigned char *page, size_t len)
 }
 
 /*
- * "DEVICE:PAGE" as the module's resume_location and resume= take it: an
- * absolute device path, a colon, a decimal page number, nothing else.
- */
-int check_location(const char *val, char *dev, size_t devlen, uint64_t *page)
-{
-	const char *colon = strrchr(val, ':');
-	size_t n;
-
-	if (val[0] != '/' || !colon || strchr(colon, '/'))
-		return -EINVAL;
-	if (parse_u64(colon + 1, page))
-		return -EINVAL;
-	n = colon - val;
-	if (n < 2 || n >= devlen)
-		return -EINVAL;
-	memcpy(dev, val, n);
-	dev[n] = '\0';
-	return 0;
-}
-
-/*
  * The extents of FD up to byte END (FIEMAP, synced first), in *EXT; the
  * count or -errno.
  */

@@ -45,8 +45,6 @@ int check_extents_aligned(const struct fiemap_extent *ext, size_t n,
 int check_extents_swap(const struct fiemap_extent *ext, size_t n,
 		       uint64_t size, char *why, size_t len);
 bool check_swap_signature(const unsigned char *page, size_t len);
-int check_location(const char *val, char *dev, size_t devlen,
-		   uint64_t *page);
 
 /* Against the system. */
 int check_file_target(const struct check_sys *sys, const char *path,

@@ -12,7 +12,6 @@
 #include <strings.h>
 
 #include "../kernel/suspend2/names.h"
-#include "check.h"
 #include "common.h"
 #include "conf.h"
 #include "sleep.h"
@@ -386,7 +385,7 @@ int conf_check_value(const struct conf_key_info *k, const char *val,
 		break;
 	case T_LOCATION:
 		if (has_control(val) || strlen(val) > k->max ||
-		    (check_location(val, list, sizeof(list), &v) &&
+		    (parse_location(val, list, sizeof(list), &v) &&
 		     !tag_location(val))) {
 			snprintf(why, whylen,
 				 "expected DEVICE:PAGE, a device (an absolute path, or UUID=, PARTUUID=, LABEL=, PARTLABEL=) and a page number as hibernate prints it (e.g. UUID=0a1b2c3d-0000-4000-8000-000000000000:34816), got %s",

@@ -240,7 +240,7 @@ bool hint_target_location(const char *val, char *loc, size_t len)
 	if (!sys_resolve_target(val, whole, sizeof(whole)) && !stat(whole, &st))
 		return false;
 	return !hint_resolve_location(val, loc, len) &&
-	       !check_location(loc, dev, sizeof(dev), &page);
+	       !parse_location(loc, dev, sizeof(dev), &page);
 }
 
 void hint_target_example(const char *swaps, char *out, size_t len)

@@ -130,6 +130,27 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * "DEVICE:PAGE" as the module's resume_location and resume= take it: an
+ * absolute device path, a colon, a decimal page number, nothing else.
+ */
+int parse_location(const char *val, char *dev, size_t devlen, uint64_t *page)
+{
+	const char *colon = strrchr(val, ':');
+	size_t n;
+
+	if (val[0] != '/' || !colon || strchr(colon, '/'))
+		return -EINVAL;
+	if (parse_u64(colon + 1, page))
+		return -EINVAL;
+	n = colon - val;
+	if (n < 2 || n >= devlen)
+		return -EINVAL;
+	memcpy(dev, val, n);
+	dev[n] = '\0';
+	return 0;
+}
+
 /* Levenshtein distance; keys are short, so the O(n*m) table is fine. */
 size_t edit_distance(const char *a, const char *b)
 {

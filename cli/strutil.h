@@ -13,6 +13,8 @@ void str_chomp(char *s);
 void str_unoctal(char *s);
 int parse_u64(const char *s, uint64_t *out);
 int parse_size(const char *s, uint64_t *out);
+int parse_location(const char *val, char *dev, size_t devlen,
+		   uint64_t *page);
 size_t edit_distance(const char *a, const char *b);
 bool utf8_valid(const char *s, size_t len);
 size_t utf8_char_len(const char *s, size_t len);

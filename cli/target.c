@@ -391,7 +391,7 @@ static int check_resume_location(struct run *r)
 	prof_where(v, where, sizeof(where));
 	if (hint_resolve_location(v->value, loc, sizeof(loc)))
 		err = "libblkid finds no device by that name";
-	else if (check_location(loc, dev, sizeof(dev), &page))
+	else if (parse_location(loc, dev, sizeof(dev), &page))
 		err = "expected DEVICE:PAGE";
 	else if (stat(dev, &st))
 		err = strerror(errno);
@@ -460,7 +460,7 @@ static int activate_volume(struct run *r, enum conf_key k)
 	/* resume_location is DEVICE:PAGE; by UUID= lvm cannot help. */
 	if (k == K_TARGET)
 		snprintf(dev, sizeof(dev), "%s", v->value);
-	else if (check_location(v->value, dev, sizeof(dev), &page))
+	else if (parse_location(v->value, dev, sizeof(dev), &page))
 		return 0;
 	ret = lvm_activate(dev, r->ctl->dry_run, why, sizeof(why));
 	if (!ret && r->ctl->dry_run) {
@@ -496,7 +496,7 @@ static int check_target_location(struct run *r, bool need_room)
 	uint64_t page;
 
 	prof_where(tv, where, sizeof(where));
-	check_location(loc, dev, sizeof(dev), &page);
+	parse_location(loc, dev, sizeof(dev), &page);
 	if (stat(dev, &st))
 		err = strerror(errno);
 	else if (!S_ISBLK(st.st_mode))
