@@ -14,7 +14,6 @@
 #include "../kernel/suspend2/names.h"
 #include "common.h"
 #include "conf.h"
-#include "sleep.h"
 #include "strutil.h"
 
 /* The module's own lists of words (kernel/suspend2/names.h), blank-separated. */
@@ -41,8 +40,8 @@ const struct conf_key_info conf_keys[K_NR] = {
 	[K_SWAP_ON_DEMAND] = { "swap_on_demand", T_BOOL, 0, 0, NULL, "no" },
 	[K_OVERWRITE_IN_USE] = { "overwrite_in_use", T_TARGET, 0, 255, NULL,
 				 NULL },
-	[K_HIBERNATE_DELAY] = { "hibernate_delay", T_RANGE, SLEEP_DELAY_MIN,
-				SLEEP_DELAY_MAX, NULL, "7200" },
+	[K_HIBERNATE_DELAY] = { "hibernate_delay", T_RANGE, CONF_DELAY_MIN,
+				CONF_DELAY_MAX, NULL, "7200" },
 };
 
 const struct conf_key_info conf_acpi_keys[A_NR] = {

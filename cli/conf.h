@@ -22,6 +22,12 @@
 /* Profiles in one inheritance chain, the profile and [default] included. */
 #define CONF_MAX_INHERIT	64
 #define CONF_NAME_MAX		64
+/*
+ * hibernate_delay's bounds: long enough for the suspend to be done before
+ * the alarm is due; a day, about as far as every PC's RTC can wake.
+ */
+#define CONF_DELAY_MIN		10
+#define CONF_DELAY_MAX		86400
 
 /* Keys in a profile.  The first CONF_KERNEL_KEYS map 1:1 to configfs. */
 enum conf_key {

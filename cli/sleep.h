@@ -12,12 +12,6 @@
 /* HIBERNATE_SYSROOT moves it, so that the tests never suspend the host. */
 #define SLEEP_POWER_STATE	"/sys/power/state"
 #define SLEEP_WAKEUP_COUNT	"/sys/power/wakeup_count"
-/*
- * hibernate_delay's bounds: long enough for the suspend to be done before
- * the alarm is due; a day, about as far as every PC's RTC can wake.
- */
-#define SLEEP_DELAY_MIN		10
-#define SLEEP_DELAY_MAX		86400
 
 /*
  * Whether this machine can suspend to RAM ("mem" in STATE_PATH), as
