@@ -11,8 +11,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "profile.h"
-
 #define CFS_DEFAULT_ROOT	"/sys/kernel/config/suspend2"
 #define CFS_MOUNT_POINT		"/sys/kernel/config"
 
@@ -32,11 +30,6 @@ int cfs_read(const struct cfs *c, const char *rel, char *buf, size_t len);
 int cfs_write(const struct cfs *c, const char *rel, const char *val);
 int cfs_mkdir(const struct cfs *c, const char *rel);
 int cfs_rmdir(const struct cfs *c, const char *rel);
-/* cfs_profile.c: a resolved profile into profiles/NAME, read back. */
-int cfs_write_profile(const struct cfs *c, const struct profile *p,
-		      const char *target_dev);
-int cfs_select_profile(const struct cfs *c, const char *name);
-int errno_exit_code(int err);
 bool cfs_other_profiles(const struct cfs *c, const char *name, char *buf,
 			size_t len);
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cfs.h"
+#include "cfs_profile.h"
 #include "common.h"
 
 /* EBUSY on a configuration write means a cycle runs; the rest refusals. */

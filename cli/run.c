@@ -16,6 +16,7 @@
 #include <sodium.h>
 
 #include "anchor.h"
+#include "cfs_profile.h"
 #include "hint.h"
 #include "hooks.h"
 #include "imgkey.h"

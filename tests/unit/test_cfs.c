@@ -14,6 +14,7 @@
 
 #include "../../cli/caps.h"
 #include "../../cli/cfs.h"
+#include "../../cli/cfs_profile.h"
 #include "../../cli/common.h"
 #include "../../cli/conf.h"
 #include "../../cli/report.h"
