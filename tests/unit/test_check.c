@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "../../cli/check.h"
-#include "../../cli/common.h"
-#include "../../cli/conf.h"
-#include "../../cli/json.h"
-#include "../../cli/plan.h"
-#include "../../cli/report.h"
-#include "../../cli/strutil.h"
+#include "check/check.h"
+#include "conf/conf.h"
+#include "cycle/report.h"
+#include "lib/common.h"
+#include "lib/json.h"
+#include "lib/plan.h"
+#include "lib/strutil.h"
 #include "test_util.h"
 
 #define P CHECK_PAGE

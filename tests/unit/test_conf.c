@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/common.h"
-#include "../../cli/profile.h"
-#include "../../cli/strutil.h"
+#include "conf/profile.h"
+#include "lib/common.h"
+#include "lib/strutil.h"
 #include "test_util.h"
 
 static struct conf parse(const char *text)
