@@ -6,9 +6,11 @@ MODULE_SRC := $(CURDIR)/kernel/suspend2
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
-CLI_SRCS   := $(wildcard cli/*.c)
-CLI_HDRS   := $(wildcard cli/*.h)
+# Includes name a path from cli/ ("lib/strutil.h"): the folder says the
+# layer (tests/unit/layers.sh, docs/layout.md).
+CLI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Icli
+CLI_SRCS   := $(wildcard cli/*.c cli/*/*.c)
+CLI_HDRS   := $(wildcard cli/*.h cli/*/*.h)
 CLI_LIBS   :=
 # Static by default, so build/hibernate runs in the busybox test initramfs;
 # the Debian package links it dynamically (initramfs-tools copies the libs).
@@ -172,7 +174,7 @@ checkpatch: kernel
 # local-premount script, the dracut module, the systemd drop-in (shipped
 # under share/, not enabled: hibernate --install-systemd), the kernel
 # patches, and the module source with dkms.conf in /usr/src/suspend2-VERSION.
-VERSION      := $(shell sed -n 's/^\#define HIB_VERSION "\(.*\)"/\1/p' cli/common.h)
+VERSION      := $(shell sed -n 's/^\#define HIB_VERSION "\(.*\)"/\1/p' cli/lib/common.h)
 PREFIX       ?= /usr/local
 SBINDIR      ?= $(PREFIX)/sbin
 DATADIR      ?= $(PREFIX)/share

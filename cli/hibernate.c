@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 
-#include "options.h"
-#include "run.h"
+#include "conf/options.h"
+#include "cycle/run.h"
 
 int main(int argc, char **argv)
 {

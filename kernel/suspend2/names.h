@@ -58,7 +58,7 @@
  * aead (an index too, but only of an AEAD this kernel offers), u32 or
  * u64; default a token (a number, or a word to stringify), empty
  * for none; min and max bound a number, inclusive, or a path's length;
- * kind is how hibernate.conf checks the value (T_kind in cli/conf.h);
+ * kind is how hibernate.conf checks the value (T_kind in cli/conf/conf.h);
  * words are the values a word may take.
  */
 #define S2_TUNABLES(X)							\

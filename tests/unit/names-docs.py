@@ -38,7 +38,7 @@ for name, kind, store, lo, hi, d, words in tunables:
     if words:
         same("%s's default is one of its words" % name, True, d in words)
 
-keys = re.findall(r"\bK_([A-Z_]+),", open(top + "/cli/conf.h").read())
+keys = re.findall(r"\bK_([A-Z_]+),", open(top + "/cli/conf/conf.h").read())
 same("hibernate's K_ keys", [r[0].upper() for r in tunables],
      keys[:len(tunables)])
 

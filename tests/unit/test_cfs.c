@@ -12,13 +12,14 @@
 #include <cmocka.h>
 #include <errno.h>
 
-#include "../../cli/caps.h"
-#include "../../cli/cfs.h"
-#include "../../cli/common.h"
-#include "../../cli/conf.h"
-#include "../../cli/report.h"
-#include "../../cli/imgkey.h"
-#include "../../cli/step.h"
+#include "conf/caps.h"
+#include "conf/conf.h"
+#include "conf/step.h"
+#include "cycle/cfs_profile.h"
+#include "cycle/report.h"
+#include "keys/imgkey.h"
+#include "lib/cfs.h"
+#include "lib/common.h"
 #include "../../kernel/suspend2/names.h"
 #include "test_util.h"
 

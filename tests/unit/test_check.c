@@ -15,12 +15,13 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "../../cli/check.h"
-#include "../../cli/common.h"
-#include "../../cli/conf.h"
-#include "../../cli/plan.h"
-#include "../../cli/report.h"
-#include "../../cli/strutil.h"
+#include "check/check.h"
+#include "conf/conf.h"
+#include "cycle/report.h"
+#include "lib/common.h"
+#include "lib/json.h"
+#include "lib/plan.h"
+#include "lib/strutil.h"
 #include "test_util.h"
 
 #define P CHECK_PAGE
@@ -141,31 +142,31 @@ static void test_location(void **state)
 	uint64_t page = 0;
 
 	(void)state;
-	assert_int_equal(check_location("/dev/sda2:34816", dev, sizeof(dev),
+	assert_int_equal(parse_location("/dev/sda2:34816", dev, sizeof(dev),
 					&page), 0);
 	assert_string_equal(dev, "/dev/sda2");
 	assert_int_equal(page, 34816);
-	assert_int_equal(check_location("/dev/disk/by-id/a:b:7", dev,
+	assert_int_equal(parse_location("/dev/disk/by-id/a:b:7", dev,
 					sizeof(dev), &page), 0);
 	assert_string_equal(dev, "/dev/disk/by-id/a:b");
 	assert_int_equal(page, 7);
-	assert_int_equal(check_location("/dev/sda2", dev, sizeof(dev), &page),
+	assert_int_equal(parse_location("/dev/sda2", dev, sizeof(dev), &page),
 			 -EINVAL);
-	assert_int_equal(check_location("/dev/sda2:", dev, sizeof(dev), &page),
+	assert_int_equal(parse_location("/dev/sda2:", dev, sizeof(dev), &page),
 			 -EINVAL);
-	assert_int_equal(check_location("/dev/sda2:x1", dev, sizeof(dev),
+	assert_int_equal(parse_location("/dev/sda2:x1", dev, sizeof(dev),
 					&page), -EINVAL);
-	assert_int_equal(check_location("/dev/sda2:-1", dev, sizeof(dev),
+	assert_int_equal(parse_location("/dev/sda2:-1", dev, sizeof(dev),
 					&page), -EINVAL);
-	assert_int_equal(check_location("dev/sda2:1", dev, sizeof(dev), &page),
+	assert_int_equal(parse_location("dev/sda2:1", dev, sizeof(dev), &page),
 			 -EINVAL);
-	assert_int_equal(check_location("/:1", dev, sizeof(dev), &page),
+	assert_int_equal(parse_location("/:1", dev, sizeof(dev), &page),
 			 -EINVAL);
-	assert_int_equal(check_location("/dev/a:1/b", dev, sizeof(dev), &page),
+	assert_int_equal(parse_location("/dev/a:1/b", dev, sizeof(dev), &page),
 			 -EINVAL);
-	assert_int_equal(check_location("/dev/sda2:99999999999999999999", dev,
+	assert_int_equal(parse_location("/dev/sda2:99999999999999999999", dev,
 					sizeof(dev), &page), -EINVAL);
-	assert_int_equal(check_location("/dev/very/long/name:1", dev, 8, &page),
+	assert_int_equal(parse_location("/dev/very/long/name:1", dev, 8, &page),
 			 -EINVAL);
 }
 

@@ -10,8 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../cli/profile.h"
-#include "../../cli/strutil.h"
+#include "conf/profile.h"
+#include "lib/common.h"
+#include "lib/strutil.h"
 #include "test_util.h"
 
 static struct conf parse(const char *text)
@@ -271,6 +272,12 @@ static void test_hostile_names(void **state)
 	assert_int_equal(parse_text(&c, "[Default]\ntarget = /dev/vdb\n[ACPI]\n"), -EINVAL);
 	assert_true(has_error(&c, "t.conf:1: section [Default] differs from [default] only in case: names are case-sensitive (did you mean '[default]'?)", NULL));
 	assert_true(has_error(&c, "t.conf:3: section [ACPI] differs from [acpi] only in case", NULL));
+	conf_free(&c);
+	/* A profile or a key named in another case: the one meant. */
+	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[x]\ninherit = LAPTOP\n"
+				    "COMPRESSOR = lz4\n"), -EINVAL);
+	assert_true(has_error(&c, "t.conf:4: key 'inherit': no profile 'LAPTOP' (did you mean 'laptop'?)", NULL));
+	assert_true(has_error(&c, "t.conf:5: unknown key 'COMPRESSOR' (did you mean 'compressor'?)", NULL));
 	conf_free(&c);
 	/* Names that merely look alike are no typo of case. */
 	assert_int_equal(parse_text(&c, "[default]\n[laptop]\n[laptop2]\n"), 0);
@@ -768,6 +775,51 @@ static void test_strutil(void **state)
 	assert_false(word_in_list("", "lzo"));
 }
 
+/*
+ * The escaper: controls, C1 controls and bytes that start no UTF-8
+ * character written out; UTF-8 text kept; a cut falls between whole
+ * characters, never inside one or inside an escape.
+ */
+static void test_escape(void **state)
+{
+	char buf[64], *text;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	assert_string_equal(str_escape("a\x1b]0;x\x07\r\n\x7f", buf,
+				       sizeof(buf)),
+			    "a\\x1b]0;x\\x07\\x0d\\x0a\\x7f");
+	assert_string_equal(str_escape("\xc2\x9b" "2J", buf, sizeof(buf)),
+			    "\\u009b2J");
+	/* A lone 0x9b: a CSI to an 8-bit terminal. */
+	assert_string_equal(str_escape("p\xff\x9b[2J\xc3", buf, sizeof(buf)),
+			    "p\\xff\\x9b[2J\\xc3");
+	assert_string_equal(str_escape("\xe2\x82\xac \xc3\xa9", buf,
+				       sizeof(buf)), "\xe2\x82\xac \xc3\xa9");
+	assert_string_equal(str_escape("ab\xe2\x82\xac", buf, 5), "ab");
+	assert_string_equal(str_escape("ab\x1b", buf, 6), "ab");
+	assert_string_equal(str_escape("ab\x1b", buf, 7), "ab\\x1b");
+	assert_string_equal(str_escape("ab", buf, 1), "");
+	/* Onto a stream, whatever the length; newlines kept when asked. */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	str_put_escaped(f, "a\nb\x1b\r", "\n");
+	str_put_escaped(f, "|c\nd", "");
+	fclose(f);
+	assert_string_equal(text, "a\nb\\x1b\\x0d|c\\x0ad");
+	free(text);
+	/* A line of a report: one line, whatever its arguments hold. */
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	hib_print(f, "target %s: %s\n", "/dev/x\n# check: ok", "\x1b[2J");
+	hib_print(f, "%s", "no newline\n");
+	fclose(f);
+	assert_string_equal(text, "target /dev/x\\x0a# check: ok: \\x1b[2J\n"
+			    "no newline\\x0a");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -791,6 +843,7 @@ int main(void)
 		cmocka_unit_test(test_trailing_comment_and_flag),
 		cmocka_unit_test(test_fuzz),
 		cmocka_unit_test(test_strutil),
+		cmocka_unit_test(test_escape),
 	};
 
 	return cmocka_run_group_tests_name("conf", tests, NULL, NULL);

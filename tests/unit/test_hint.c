@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../../cli/anchor.h"
-#include "../../cli/common.h"
-#include "../../cli/conf.h"
-#include "../../cli/hint.h"
+#include "check/anchor.h"
+#include "check/hint.h"
+#include "conf/conf.h"
+#include "lib/common.h"
 #include "test_util.h"
 
 static void test_resolve_location(void **state)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Key files and the image key wrap (cli/keyfile.c, cli/wrap.c): a key
- * made and unlocked in a temporary HIBERNATE_KEYDIR with --kdf=min, the
- * modes and sizes of what is written (NAME.auth included), the
+ * Key files and the image key wrap (cli/keys/keyfile.c,
+ * cli/lib/wrap.c): a key made and unlocked in a temporary
+ * HIBERNATE_KEYDIR with --kdf=min, the modes and sizes of what is
+ * written (NAME.auth included), the
  * refusals, a wrap that does not open without the authentication key,
  * a .pub and .sec of two key pairs told without a passphrase, the owner
  * and mode rules of the key files, an initramfs older than the key, and
@@ -29,10 +30,10 @@
 
 #include "kshim.h"
 #include "../../kernel/suspend2/image/format.h"
-#include "../../cli/imghdr.h"
-#include "../../cli/keyfile.h"
-#include "../../cli/keytrust.h"
-#include "../../cli/wrap.h"
+#include "check/imghdr.h"
+#include "keys/keyfile.h"
+#include "keys/keytrust.h"
+#include "lib/wrap.h"
 
 /* imghdr.h's offsets are those of the module's header. */
 #define SAME_OFF(a, b) _Static_assert(offsetof(struct s2_image_header, a) == \

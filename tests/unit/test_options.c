@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../cli/common.h"
-#include "../../cli/options.h"
+#include "conf/options.h"
+#include "lib/common.h"
 
 static int parse(struct hib_ctl *ctl, const char *line)
 {

@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cli/common.h"
-#include "../../cli/conf.h"
-#include "../../cli/lock.h"
-#include "../../cli/options.h"
-#include "../../cli/perm.h"
-#include "../../cli/run.h"
+#include "conf/conf.h"
+#include "conf/options.h"
+#include "cycle/run.h"
+#include "lib/common.h"
+#include "lib/lock.h"
+#include "lib/perm.h"
 #include "test_util.h"
 
 /* -1: the real euid; else what geteuid() returns in the code under test. */

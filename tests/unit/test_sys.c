@@ -13,13 +13,13 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "../../cli/common.h"
-#include "../../cli/hooks.h"
-#include "../../cli/lock.h"
-#include "../../cli/lvm.h"
-#include "../../cli/module.h"
-#include "../../cli/strutil.h"
-#include "../../cli/sysinfo.h"
+#include "check/lvm.h"
+#include "cycle/module.h"
+#include "lib/common.h"
+#include "lib/lock.h"
+#include "lib/strutil.h"
+#include "lib/sysinfo.h"
+#include "system/hooks.h"
 #include "test_util.h"
 
 static void test_swap_free(void **state)

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cli/conf.h"
-#include "../../cli/options.h"
-#include "../../cli/profile.h"
+#include "conf/conf.h"
+#include "conf/options.h"
+#include "conf/profile.h"
 
 #define SHIPPED		"etc/hibernate.conf"
 #define MAN5		"man/hibernate.conf.5"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cli/conf.h"
+#include "conf/conf.h"
 
 static inline void put_file(const char *dir, const char *rel, const char *s)
 {

@@ -310,7 +310,7 @@ isd "--set compressor=lz4 --set io_depth=99" 0 --set compressor=lz4 --set io_dep
 check "... installed with both" grep -q -- "--set compressor=lz4 --set io_depth=99" "$D"
 
 # ---- 11. What the file says reaches the terminal escaped; a byte-order
-# mark is skipped; a section name that differs only in case is a typo.
+# mark is skipped; a name that differs only in case is a typo.
 printf '[default]\nco\033]0;owned\007mpressor = lz4\n[x\033[2J]\n' >"$T/esc.conf"
 expect_rc "escape sequences in a key and a section name: exit 3" 3 \
 	"$HIB" -c "$T/esc.conf" --list-profiles
@@ -325,6 +325,9 @@ check "... and its [default] is the profile" grep -qx "$CFS/profiles/default/tar
 printf '[Default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/case.conf"
 expect_rc "[Default]: exit 3" 3 "$HIB" -c "$T/case.conf" --configfs "$CFS" --test -f -n
 check "... did you mean [default]" grep -q "case.conf:1: section \[Default\] differs from \[default\] only in case: names are case-sensitive (did you mean '\[default\]'?)" "$T/err"
+printf '[laptop]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/case.conf"
+expect_rc "-p LAPTOP for [laptop]: exit 3" 3 "$HIB" -c "$T/case.conf" --configfs "$CFS" -p LAPTOP --test -f -n
+check "... did you mean laptop" grep -q "no profile 'LAPTOP' (did you mean 'laptop'?)" "$T/err"
 
 # ---- 3. No hint advises a destructive command (mkswap, swapon) for a
 # device holding a mounted filesystem, whatever the writer.

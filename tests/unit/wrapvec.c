@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Writes tests/vectors/wrap-v1.txt, the known answer of the image key
- * wrap (cli/wrap.h) that the module's KUnit test and test_keyfile.c both
- * check, so that hibernate and the module agree bit for bit.  Fixed
+ * wrap (cli/lib/wrap.h) that the module's KUnit test and test_keyfile.c
+ * both check, so that hibernate and the module agree bit for bit.  Fixed
  * inputs; X25519 clamps the secrets as given.  Built and run by hand:
  *
  *   gcc -std=gnu11 -Wall -Icli -o build/wrapvec tests/unit/wrapvec.c \
- *       cli/wrap.c -lsodium && build/wrapvec >tests/vectors/wrap-v1.txt
+ *       cli/lib/wrap.c -lsodium &&
+ *       build/wrapvec >tests/vectors/wrap-v1.txt
  *
  * Each line is "name = hex", bytes in lower case; encryption and
  * key_scheme are their le32 bytes as they enter the associated data.
@@ -16,7 +17,7 @@
 
 #include <sodium.h>
 
-#include "wrap.h"
+#include "lib/wrap.h"
 
 static void fill(uint8_t *p, size_t len, uint8_t first)
 {

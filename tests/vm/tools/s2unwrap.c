@@ -17,8 +17,8 @@
  *                               attacker does not have), else a random one
  *
  * The key file is read by its documented layout (docs/image-encryption.md,
- * cli/keyfile.h), independently of hibernate's own code; the unwrap is
- * hibernate's (cli/wrap.c), which the KUnit known answers tie to the
+ * cli/keys/keyfile.h), independently of hibernate's own code; the unwrap is
+ * hibernate's (cli/lib/wrap.c), which the KUnit known answers tie to the
  * module's.
  */
 #ifndef _GNU_SOURCE
@@ -35,7 +35,7 @@
 
 #include <sodium.h>
 
-#include "../../../cli/wrap.c"
+#include "../../../cli/lib/wrap.c"
 
 #define PAGE		4096
 /* "S2SK", version, opslimit, memlimit KiB, key id, salt, nonce */
