@@ -55,7 +55,11 @@ int s2_io_init(struct s2_io *io, struct block_device *bdev,
 	io->inflight = 0;
 	io->error = BLK_STS_OK;
 	io->wait_us = 0;
-	io->bufs = kcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
+	/*
+	 * Up to 1024 buffers of about 100 bytes, allocated after the copy:
+	 * kvcalloc, not an order-5 allocation that fragmentation fails.
+	 */
+	io->bufs = kvcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
 	if (!io->bufs)
 		return -ENOMEM;
 	for (i = 0; i < depth; i++) {
@@ -83,7 +87,7 @@ void s2_io_exit(struct s2_io *io)
 	s2_io_drain(io);
 	for (i = 0; i < io->depth; i++)
 		free_page((unsigned long)io->bufs[i].addr);
-	kfree(io->bufs);
+	kvfree(io->bufs);
 	io->bufs = NULL;
 }
 
