@@ -140,6 +140,16 @@ u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth)
 	return (u64)threads * 2 * 2 * S2_CHUNK_BYTES + (u64)io_depth * PAGE_SIZE;
 }
 
+u64 s2_write_reserve_bytes(unsigned int threads, unsigned int io_depth,
+			   const char *compressor, enum s2_encryption enc)
+{
+	u64 per_thread = s2_compressor_workspace_bytes(compressor) +
+			 s2_aead_workspace_bytes(enc);
+
+	return s2_pipeline_bytes_for(threads, io_depth) + threads * per_thread +
+	       S2_WRITE_SLACK_BYTES;
+}
+
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
 		      unsigned int threads, const char *compressor,
 		      const struct s2_crypt *crypt)
