@@ -13,6 +13,7 @@
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -457,8 +458,10 @@ struct s2_stream_in {
 static u64 locate_data_page(void *ctx, u64 n)
 {
 	struct s2_image *img = ctx;
+	u32 entry;
+	u64 page = div_u64_rem(n, S2_INDEX_ENTRIES, &entry);
 
-	return le64_to_cpu(img->index[n / S2_INDEX_ENTRIES]->entry[n % S2_INDEX_ENTRIES]);
+	return le64_to_cpu(img->index[page]->entry[entry]);
 }
 
 static int stream_get(struct s2_stream_in *si, void *dst, size_t len)

@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -70,7 +71,7 @@ static int write_failed(struct s2_stream_out *so, int error, const char *what,
 
 static int stream_record_page(struct s2_stream_out *so, u64 page)
 {
-	u32 slot = so->pages / S2_INDEX_ENTRIES;
+	u32 entry, slot = div_u64_rem(so->pages, S2_INDEX_ENTRIES, &entry);
 
 	if (slot >= so->max_index)
 		return -ENOSPC;
@@ -80,8 +81,7 @@ static int stream_record_page(struct s2_stream_out *so, u64 page)
 			return -ENOMEM;
 		so->nr_index++;
 	}
-	so->index[slot]->entry[so->pages % S2_INDEX_ENTRIES] =
-		cpu_to_le64(page);
+	so->index[slot]->entry[entry] = cpu_to_le64(page);
 	so->pages++;
 	return 0;
 }
