@@ -121,7 +121,8 @@ $(BUILD)/hibernate: $(CLI_SRCS) $(CLI_HDRS) cli/cli.mk
 test: all debug
 	@tests/run-all
 
-# The series with its options off and without modules, W=1 (a minute or two).
+# The series with its options off and without modules, and the module for
+# i386 (and arm64 with its cross compiler), W=1 (a few minutes).
 test-build-configs: kernel
 	@kernel/scripts/build-configs
 

@@ -106,6 +106,29 @@ static void index_loops_refused(void **state)
 	free(im);
 }
 
+/* The overlap check's cases, and random images against the old sort. */
+static void overlaps_as_sorted(void **state)
+{
+	struct fz_image *im = new_image();
+	struct fz_overlap *o = calloc(1, sizeof(*o));
+	const char *env = getenv("S2_FUZZ_SEED");
+	u64 seed = env ? strtoull(env, NULL, 0) : 0x5eed2026ULL;
+	struct fz_stats st = {};
+	unsigned int bad;
+
+	(void)state;
+	assert_non_null(o);
+	bad = fz_overlap_cases(NULL, im, o);
+	env = getenv("S2_FUZZ_ROUNDS");
+	fz_overlap_random(NULL, o, seed ? seed : 1,
+			  env ? strtoul(env, NULL, 0) : 20000, &st);
+	printf("overlaps: %lu random images, %lu refused, %lu accepted, %lu unlike the sort\n",
+	       st.tried, st.refused, st.accepted, st.failures);
+	free(o);
+	free(im);
+	assert_int_equal(bad + st.failures, 0);
+}
+
 static void boundary_and_random(void **state)
 {
 	struct fz_image *im = new_image();
@@ -138,6 +161,7 @@ int main(void)
 		cmocka_unit_test(valid_image_accepted),
 		cmocka_unit_test(issue_examples_refused),
 		cmocka_unit_test(index_loops_refused),
+		cmocka_unit_test(overlaps_as_sorted),
 		cmocka_unit_test(boundary_and_random),
 	};
 

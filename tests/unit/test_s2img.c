@@ -132,7 +132,8 @@ static int sim_resume(const char *path, const char **why)
 {
 	static struct s2_index_page idx[64];
 	static const struct s2_index_page *walked[64];
-	static u64 locs[IMG_DEV_PAGES], keys[2 * IMG_DEV_PAGES];
+	static u64 locs[IMG_DEV_PAGES];
+	static unsigned long map[BITS_TO_LONGS(IMG_DEV_PAGES)];
 	static u8 a[PAGE], hp[PAGE], page[PAGE], stored[S2_CHUNK_BYTES];
 	struct s2_image_limits lim = { IMG_DEV_PAGES, 1 << 20, 0, 0 };
 	const struct s2_anchor *an = (void *)(a + PAGE - sizeof(*an));
@@ -169,7 +170,7 @@ static int sim_resume(const char *path, const char **why)
 		if (e)
 			goto out;
 	}
-	e = s2_index_overlaps(&iw, walked, keys, why);
+	e = s2_index_overlaps(&iw, walked, map, IMG_DEV_PAGES, why);
 	if (e)
 		goto out;
 	/* s2_image_load(): the chunks, in order, from data_bytes of stream. */

@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/lz4.h>
+#include <linux/lzo.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -109,6 +110,8 @@ struct s2_level_ops {
 	const char *name;
 	int (*init)(struct s2_level_ctx *x);
 	void (*exit)(struct s2_level_ctx *x);
+	/* The workspace init() allocates for @level, in bytes. */
+	size_t (*workspace)(int level);
 	/* Returns the compressed length, or 0 when it did not fit. */
 	size_t (*compress)(struct s2_level_ctx *x, const u8 *src,
 			   unsigned int slen, u8 *dst, unsigned int room);
@@ -124,13 +127,19 @@ struct s2_level_ctx {
 };
 
 #if IS_REACHABLE(CONFIG_ZSTD_COMPRESS)
+static size_t s2_zstd_workspace(int level)
+{
+	/* Tuned for a chunk, as zram tunes for a page. */
+	zstd_parameters params = zstd_get_params(level, S2_CHUNK_BYTES);
+
+	return zstd_cctx_workspace_bound(&params.cParams);
+}
+
 static int s2_zstd_init(struct s2_level_ctx *x)
 {
-	size_t size;
+	size_t size = s2_zstd_workspace(x->level);
 
-	/* Tuned for a chunk, as zram tunes for a page. */
 	x->params = zstd_get_params(x->level, S2_CHUNK_BYTES);
-	size = zstd_cctx_workspace_bound(&x->params.cParams);
 	x->work = kvmalloc(size, GFP_KERNEL);
 	if (!x->work)
 		return -ENOMEM;
@@ -149,6 +158,11 @@ static size_t s2_zstd_compress(struct s2_level_ctx *x, const u8 *src,
 #endif
 
 #if IS_REACHABLE(CONFIG_LZ4HC_COMPRESS)
+static size_t s2_lz4hc_workspace(int level)
+{
+	return LZ4HC_MEM_COMPRESS;
+}
+
 static int s2_lz4hc_init(struct s2_level_ctx *x)
 {
 	x->work = kvmalloc(LZ4HC_MEM_COMPRESS, GFP_KERNEL);
@@ -172,11 +186,14 @@ static size_t s2_lz4hc_compress(struct s2_level_ctx *x, const u8 *src,
  */
 #define S2_DEFLATE_WINBITS	11
 
+static size_t s2_deflate_workspace(int level)
+{
+	return zlib_deflate_workspacesize(-S2_DEFLATE_WINBITS, MAX_MEM_LEVEL);
+}
+
 static int s2_deflate_init(struct s2_level_ctx *x)
 {
-	x->work = kvzalloc(zlib_deflate_workspacesize(-S2_DEFLATE_WINBITS,
-						      MAX_MEM_LEVEL),
-			   GFP_KERNEL);
+	x->work = kvzalloc(s2_deflate_workspace(x->level), GFP_KERNEL);
 	if (!x->work)
 		return -ENOMEM;
 	x->z.workspace = x->work;
@@ -212,13 +229,15 @@ static size_t s2_deflate_compress(struct s2_level_ctx *x, const u8 *src,
 
 static const struct s2_level_ops s2_level_ops[] = {
 #if IS_REACHABLE(CONFIG_ZSTD_COMPRESS)
-	{ "zstd", s2_zstd_init, NULL, s2_zstd_compress },
+	{ "zstd", s2_zstd_init, NULL, s2_zstd_workspace, s2_zstd_compress },
 #endif
 #if IS_REACHABLE(CONFIG_LZ4HC_COMPRESS)
-	{ "lz4hc", s2_lz4hc_init, NULL, s2_lz4hc_compress },
+	{ "lz4hc", s2_lz4hc_init, NULL, s2_lz4hc_workspace,
+	  s2_lz4hc_compress },
 #endif
 #if IS_REACHABLE(CONFIG_ZLIB_DEFLATE)
-	{ "deflate", s2_deflate_init, s2_deflate_exit, s2_deflate_compress },
+	{ "deflate", s2_deflate_init, s2_deflate_exit, s2_deflate_workspace,
+	  s2_deflate_compress },
 #endif
 };
 
@@ -268,6 +287,54 @@ static int s2_level_new(struct s2_compressor *c)
 	}
 	c->lib = x;
 	return 0;
+}
+
+/*
+ * What the crypto API's transform of @name allocates: the workspaces its
+ * crypto/ module sizes this way (lzo.c, lz4.c, lz4hc.c, zstd.c at its
+ * level 3 for input of unknown size, deflate.c with its window), vmalloc'd
+ * or kvmalloc'd.  zstd and deflate keep a decompression workspace too.
+ */
+#define S2_CRYPTO_ZSTD_LEVEL	3
+
+static size_t s2_crypto_workspace(const char *name)
+{
+	if (!strcmp(name, "lzo"))
+		return PAGE_ALIGN(LZO1X_MEM_COMPRESS);
+	if (!strcmp(name, "lz4"))
+		return PAGE_ALIGN(LZ4_MEM_COMPRESS);
+	if (!strcmp(name, "lz4hc"))
+		return PAGE_ALIGN(LZ4HC_MEM_COMPRESS);
+#if IS_REACHABLE(CONFIG_ZSTD_COMPRESS) && IS_REACHABLE(CONFIG_ZSTD_DECOMPRESS)
+	if (!strcmp(name, "zstd")) {
+		zstd_parameters params = zstd_get_params(S2_CRYPTO_ZSTD_LEVEL, 0);
+
+		return PAGE_ALIGN(zstd_cctx_workspace_bound(&params.cParams)) +
+		       PAGE_ALIGN(zstd_dctx_workspace_bound());
+	}
+#endif
+#if IS_REACHABLE(CONFIG_ZLIB_DEFLATE) && IS_REACHABLE(CONFIG_ZLIB_INFLATE)
+	if (!strcmp(name, "deflate"))
+		return PAGE_ALIGN(zlib_deflate_workspacesize(-S2_DEFLATE_WINBITS,
+							     MAX_MEM_LEVEL)) +
+		       PAGE_ALIGN(zlib_inflate_workspacesize());
+#endif
+	return 0;
+}
+
+size_t s2_compressor_workspace_bytes(const char *spec)
+{
+	const struct s2_level_ops *ops;
+	int i, level;
+
+	if (s2_compressor_parse(spec, &i, &level))
+		return 0;
+	if (level == S2_NO_LEVEL)
+		return s2_crypto_workspace(s2_compressor_names[i]);
+	ops = s2_level_ops_find(s2_compressor_names[i]);
+	if (!ops)
+		return 0;
+	return sizeof(struct s2_level_ctx) + PAGE_ALIGN(ops->workspace(level));
 }
 
 int s2_compressor_init(struct s2_compressor *c, const char *spec)

@@ -40,6 +40,13 @@ bool s2_compressor_level_available(const char *name);
 /* The name in @spec that an image header records ("zstd" of "zstd:1"). */
 const char *s2_compressor_base(const char *spec);
 
+/*
+ * The memory s2_compressor_init() allocates for @spec, in bytes: the
+ * workspace of the crypto API's transform, or of the library for a
+ * level.  0 for "none", and for a spec this kernel cannot run.
+ */
+size_t s2_compressor_workspace_bytes(const char *spec);
+
 int s2_compressor_init(struct s2_compressor *c, const char *spec);
 void s2_compressor_exit(struct s2_compressor *c);
 

@@ -545,16 +545,10 @@ static int s2_space_check(struct s2_writer *w, const struct s2_settings *set)
 }
 
 /*
- * Slack for what the write allocates besides its pipeline and index: the
- * compressors' and the AEAD's workspaces, bios, and a debug kernel's own
- * bookkeeping of each allocation.
- */
-#define S2_WRITE_SLACK_BYTES	(16 << 20)
-
-/*
  * The most pages an image may keep and still leave the write the memory
- * it allocates after the copy (its pipeline, the block index, the
- * compressors' workspaces).  The copy takes a free page for each page it
+ * it allocates after the copy (s2_write_reserve_bytes(): its pipeline,
+ * the compressors' and AEADs' workspaces; and its block index, with the
+ * arrays that list it).  The copy takes a free page for each page it
  * keeps, so keeping S pages leaves about all of RAM less 2S free; the
  * snapshot code alone would go up to half of memory, leaving only its own
  * few MiB for I/O.
@@ -563,11 +557,12 @@ static u64 s2_image_pages_leaving_room(const struct s2_settings *set)
 {
 	unsigned int threads = s2_pipeline_threads(set->compress_threads);
 	u64 total = totalram_pages();
+	u64 index = s2_index_pages_for(total) + 1;
 	u64 room;
 
-	room = (s2_pipeline_bytes_for(threads, set->io_depth) +
-		S2_WRITE_SLACK_BYTES) >> PAGE_SHIFT;
-	room += s2_index_pages_for(total) + 1;
+	room = s2_write_reserve_bytes(threads, set->io_depth, set->compressor,
+				      set->encryption) >> PAGE_SHIFT;
+	room += index + DIV_ROUND_UP(index * 2 * sizeof(u64), PAGE_SIZE);
 	return (total - min(total, room)) / 2;
 }
 

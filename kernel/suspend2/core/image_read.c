@@ -9,9 +9,11 @@
  */
 #include <crypto/algapi.h>
 #include <crypto/sha2.h>
+#include <linux/bitops.h>
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -87,11 +89,12 @@ static int check_index_digest(const struct s2_image *img, const char **why)
 static int read_index(struct s2_writer *w, struct s2_image *img,
 		      const struct s2_image_limits *lim, const char **why)
 {
-	u64 data_pages = le64_to_cpu(img->header.data_pages);
 	u32 n = le32_to_cpu(img->header.index_pages);
 	struct s2_index_walk iw;
-	u64 *locs, *keys;
+	unsigned long *map;
+	unsigned int bits;
 	int error = 0;
+	u64 *locs;
 
 	/*
 	 * Bounded by the header check, but still sized by the disk: a
@@ -125,16 +128,17 @@ static int read_index(struct s2_writer *w, struct s2_image *img,
 		if (error)
 			goto out;
 	}
-	/* data_pages + index_pages + 2 <= dev_pages: the header check. */
-	keys = kvmalloc_array(data_pages + n + 2, sizeof(*keys),
-			      GFP_KERNEL | __GFP_NOWARN);
-	if (!keys) {
+	/* A bit a page of the device, up to 16 MiB: see format.h. */
+	bits = s2_overlap_map_bits(lim);
+	map = kvmalloc_array(BITS_TO_LONGS(bits), sizeof(*map),
+			     GFP_KERNEL | __GFP_NOWARN);
+	if (!map) {
 		*why = "no memory for checking the block index";
 		error = -ENOMEM;
 		goto out;
 	}
-	error = s2_index_overlaps(&iw, (void *)img->index, keys, why);
-	kvfree(keys);
+	error = s2_index_overlaps(&iw, (void *)img->index, map, bits, why);
+	kvfree(map);
 	if (!error && s2_header_encrypted(&img->header))
 		error = check_index_digest(img, why);
 out:
@@ -454,8 +458,10 @@ struct s2_stream_in {
 static u64 locate_data_page(void *ctx, u64 n)
 {
 	struct s2_image *img = ctx;
+	u32 entry;
+	u64 page = div_u64_rem(n, S2_INDEX_ENTRIES, &entry);
 
-	return le64_to_cpu(img->index[n / S2_INDEX_ENTRIES]->entry[n % S2_INDEX_ENTRIES]);
+	return le64_to_cpu(img->index[page]->entry[entry]);
 }
 
 static int stream_get(struct s2_stream_in *si, void *dst, size_t len)

@@ -11,6 +11,7 @@
 #include <linux/blkdev.h>
 #include <linux/hibernation_core.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -34,6 +35,7 @@ struct s2_stream_out {
 	u64 bytes;
 	u64 pages;
 	struct s2_index_page **index;
+	u64 *where;		/* where each index page goes, max_index */
 	u32 nr_index;
 	u32 max_index;
 	struct sha256_state *digest;	/* of the index, when encrypted */
@@ -69,7 +71,7 @@ static int write_failed(struct s2_stream_out *so, int error, const char *what,
 
 static int stream_record_page(struct s2_stream_out *so, u64 page)
 {
-	u32 slot = so->pages / S2_INDEX_ENTRIES;
+	u32 entry, slot = div_u64_rem(so->pages, S2_INDEX_ENTRIES, &entry);
 
 	if (slot >= so->max_index)
 		return -ENOSPC;
@@ -79,8 +81,7 @@ static int stream_record_page(struct s2_stream_out *so, u64 page)
 			return -ENOMEM;
 		so->nr_index++;
 	}
-	so->index[slot]->entry[so->pages % S2_INDEX_ENTRIES] =
-		cpu_to_le64(page);
+	so->index[slot]->entry[entry] = cpu_to_le64(page);
 	so->pages++;
 	return 0;
 }
@@ -130,16 +131,17 @@ static int stream_put(struct s2_stream_out *so, const void *data, size_t len)
 	return 0;
 }
 
-/* Reserves the index pages, links them and writes them out. */
+/*
+ * Reserves the index pages, links them and writes them out.  The array of
+ * their locations was allocated with the index, before the data: nothing
+ * here allocates, so the end of a long write cannot fail for memory.
+ */
 static int stream_write_index(struct s2_stream_out *so, u64 *first)
 {
-	u64 *where;
+	u64 *where = so->where;
 	u32 i;
 	int error = 0;
 
-	where = kcalloc(so->nr_index, sizeof(*where), GFP_KERNEL);
-	if (!where)
-		return -ENOMEM;
 	for (i = 0; i < so->nr_index && !error; i++)
 		error = so->w->ops->reserve_page(so->w, &where[i]);
 	for (i = 0; i < so->nr_index && !error; i++) {
@@ -155,7 +157,6 @@ static int stream_write_index(struct s2_stream_out *so, u64 *first)
 		s2_io_write(&so->io, buf, where[i]);
 	}
 	*first = where[0];
-	kfree(where);
 	return error;
 }
 
@@ -390,9 +391,17 @@ int s2_image_write(struct s2_writer *w, const struct s2_settings *set,
 	max_pages = total + DIV_ROUND_UP(s2_max_chunks_for(total) *
 		    sizeof(struct s2_chunk_header), PAGE_SIZE) + 1;
 	so.max_index = s2_index_pages_for(max_pages);
+	/*
+	 * Both grow with the image (a 64 GiB one has about 33000 index
+	 * pages): kvcalloc, so that neither needs contiguous pages, which
+	 * are scarce after the copy.
+	 */
 	so.index = kvcalloc(so.max_index, sizeof(*so.index), GFP_KERNEL);
-	if (!so.index)
-		return write_failed(&so, -ENOMEM, "the block index", 0, total);
+	so.where = kvcalloc(so.max_index, sizeof(*so.where), GFP_KERNEL);
+	if (!so.index || !so.where) {
+		error = write_failed(&so, -ENOMEM, "the block index", 0, total);
+		goto out_index;
+	}
 	error = s2_io_init(&so.io, w->bdev, set->io_depth);
 	if (error) {
 		write_failed(&so, error, "the I/O buffers", 0, total);
@@ -488,6 +497,7 @@ out_index:
 	for (i = 0; i < so.nr_index; i++)
 		free_page((unsigned long)so.index[i]);
 	kvfree(so.index);
+	kvfree(so.where);
 	kfree(so.digest);
 	kfree(so.tpm);
 	return error;

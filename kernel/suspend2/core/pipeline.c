@@ -9,6 +9,7 @@
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "../compress/compress.h"
@@ -78,6 +79,18 @@ static void s2_slot_process(struct s2_pipeline *p, struct s2_slot *s,
 	}
 }
 
+/*
+ * The slot of the @seq'th chunk.  div_u64_rem(): a 32-bit kernel has no
+ * 64-bit division of its own (no __umoddi3 for u64 % unsigned int).
+ */
+static struct s2_slot *s2_slot_of(struct s2_pipeline *p, u64 seq)
+{
+	u32 i;
+
+	div_u64_rem(seq, p->nr_slots, &i);
+	return &p->slots[i];
+}
+
 static bool s2_work_available(struct s2_pipeline *p)
 {
 	bool ret;
@@ -119,7 +132,7 @@ static int s2_worker_fn(void *data)
 			continue;
 		}
 		seq = p->next_work++;
-		s = &p->slots[seq % p->nr_slots];
+		s = s2_slot_of(p, seq);
 		s->state = S2_SLOT_BUSY;
 		spin_unlock(&p->lock);
 
@@ -138,6 +151,16 @@ static int s2_worker_fn(void *data)
 u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth)
 {
 	return (u64)threads * 2 * 2 * S2_CHUNK_BYTES + (u64)io_depth * PAGE_SIZE;
+}
+
+u64 s2_write_reserve_bytes(unsigned int threads, unsigned int io_depth,
+			   const char *compressor, enum s2_encryption enc)
+{
+	u64 per_thread = s2_compressor_workspace_bytes(compressor) +
+			 s2_aead_workspace_bytes(enc);
+
+	return s2_pipeline_bytes_for(threads, io_depth) + threads * per_thread +
+	       S2_WRITE_SLACK_BYTES;
 }
 
 int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
@@ -242,7 +265,7 @@ struct s2_slot *s2_pipeline_fill(struct s2_pipeline *p)
 
 	spin_lock(&p->lock);
 	if (p->next_fill - p->next_drain < p->nr_slots)
-		s = &p->slots[p->next_fill % p->nr_slots];
+		s = s2_slot_of(p, p->next_fill);
 	spin_unlock(&p->lock);
 	return s;
 }
@@ -250,7 +273,7 @@ struct s2_slot *s2_pipeline_fill(struct s2_pipeline *p)
 void s2_pipeline_submit(struct s2_pipeline *p)
 {
 	spin_lock(&p->lock);
-	p->slots[p->next_fill % p->nr_slots].state = S2_SLOT_READY;
+	s2_slot_of(p, p->next_fill)->state = S2_SLOT_READY;
 	p->next_fill++;
 	spin_unlock(&p->lock);
 	wake_up(&p->work_wait);
@@ -261,7 +284,7 @@ static bool s2_oldest_done(struct s2_pipeline *p)
 	bool ret;
 
 	spin_lock(&p->lock);
-	ret = p->slots[p->next_drain % p->nr_slots].state == S2_SLOT_DONE;
+	ret = s2_slot_of(p, p->next_drain)->state == S2_SLOT_DONE;
 	spin_unlock(&p->lock);
 	return ret;
 }
@@ -281,7 +304,7 @@ struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
 	/* The busy workers count as load already; their feeder does not. */
 	wait_event_idle(p->done_wait, s2_oldest_done(p));
 	p->drain_wait_us += ktime_us_delta(ktime_get(), start);
-	s = &p->slots[p->next_drain % p->nr_slots];
+	s = s2_slot_of(p, p->next_drain);
 	/* Done: the worker let go of the slot under the lock we took. */
 	p->crypt_ns += s->crypt_ns;
 	return s;
@@ -290,7 +313,7 @@ struct s2_slot *s2_pipeline_drain(struct s2_pipeline *p)
 void s2_pipeline_release(struct s2_pipeline *p)
 {
 	spin_lock(&p->lock);
-	p->slots[p->next_drain % p->nr_slots].state = S2_SLOT_FREE;
+	s2_slot_of(p, p->next_drain)->state = S2_SLOT_FREE;
 	p->next_drain++;
 	spin_unlock(&p->lock);
 }

@@ -65,6 +65,22 @@ int s2_pipeline_start(struct s2_pipeline *p, bool compress, bool checksum,
 void s2_pipeline_stop(struct s2_pipeline *p);
 u64 s2_pipeline_bytes_for(unsigned int threads, unsigned int io_depth);
 
+/*
+ * Slack for what the write allocates besides its pipeline, the workspaces
+ * and the block index: bios, and a debug kernel's own bookkeeping of each
+ * allocation.
+ */
+#define S2_WRITE_SLACK_BYTES	(16 << 20)
+
+/*
+ * The memory a write with @threads workers (s2_pipeline_threads()) takes
+ * after the copy, but for its block index: the pipeline's buffers, each
+ * worker's compressor (its workspace, which zstd's high levels make a few
+ * MiB) and AEAD, and the slack.  What the copy must leave free.
+ */
+u64 s2_write_reserve_bytes(unsigned int threads, unsigned int io_depth,
+			   const char *compressor, enum s2_encryption enc);
+
 /* The next slot to fill, or NULL when all are in flight: drain first. */
 struct s2_slot *s2_pipeline_fill(struct s2_pipeline *p);
 void s2_pipeline_submit(struct s2_pipeline *p);

@@ -70,6 +70,23 @@ bool s2_aead_available(enum s2_encryption enc)
 	return name && crypto_has_aead(name, 0, 0) == 1;
 }
 
+/*
+ * The crypto API's part of an AEAD: the transform with its children (the
+ * cipher and the hash of gcm(aes), a cryptd instance behind a simd one)
+ * and their key schedules, and the request with theirs.  It says nothing
+ * of it before the transform exists, and a few KiB is what it takes;
+ * this bounds it with room to spare (s2_aead_sizes() in crypt_kunit.c).
+ */
+#define S2_AEAD_CRYPTO_BYTES	(16 * 1024)
+
+size_t s2_aead_workspace_bytes(enum s2_encryption enc)
+{
+	if (!s2_aead_name(enc))
+		return 0;
+	return sizeof(struct s2_aead) + sizeof(struct s2_aead_scratch) +
+	       S2_AEAD_CRYPTO_BYTES;
+}
+
 /* @name: KUnit also asks for cryptd(...), to take the asynchronous path. */
 static struct s2_aead *s2_aead_alloc(const struct s2_crypt *c,
 				     const char *name)

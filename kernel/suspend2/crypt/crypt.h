@@ -40,6 +40,8 @@ struct s2_owner_key {
 struct s2_aead;
 
 bool s2_aead_available(enum s2_encryption enc);
+/* The memory s2_aead_new() allocates, bounded; 0 for S2_ENC_NONE. */
+size_t s2_aead_workspace_bytes(enum s2_encryption enc);
 struct s2_aead *s2_aead_new(const struct s2_crypt *c);	/* or ERR_PTR */
 void s2_aead_free(struct s2_aead *a);
 /*

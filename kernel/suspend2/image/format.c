@@ -3,6 +3,7 @@
  * Encoding and validation of the suspend2 image format (see format.h).
  * Everything here is a pure function of its arguments.
  */
+#include <linux/bitmap.h>
 #include <linux/bits.h>
 #include <linux/crc32.h>
 #include <linux/errno.h>
@@ -10,7 +11,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
-#include <linux/sort.h>
+#include <linux/sched.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include "format.h"
@@ -484,55 +485,147 @@ accept:
 	return 0;
 }
 
-/* Keys for s2_index_overlaps(): the page number, and what lives there. */
-enum { S2_AT_ANCHOR, S2_AT_HEADER, S2_AT_INDEX, S2_AT_DATA };
+/* What lives at a page of the image, in the order the overlap check ranks it. */
+enum { S2_AT_ANCHOR, S2_AT_HEADER, S2_AT_INDEX, S2_AT_DATA, S2_AT_KINDS };
 
-static int cmp_u64(const void *a, const void *b)
+/*
+ * The pages of an image after a complete walk, one at a time: the anchor,
+ * the header, each index page, then each data page as the index lists it.
+ */
+struct image_pages {
+	const struct s2_index_walk *iw;
+	const struct s2_index_page * const *index;
+	u64 n;			/* anchor, header and index pages given */
+	u64 data;		/* data pages given */
+	u64 ip;			/* the index page of the next data page */
+	u32 entry;		/* and its entry there */
+};
+
+static void image_pages_start(struct image_pages *it,
+			      const struct s2_index_walk *iw,
+			      const struct s2_index_page * const *index)
 {
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+	*it = (struct image_pages){ .iw = iw, .index = index };
+}
 
-	return x < y ? -1 : x > y;
+static bool image_pages_next(struct image_pages *it, u64 *page,
+			     unsigned int *kind)
+{
+	const struct s2_index_walk *iw = it->iw;
+
+	if (it->n < 2 + iw->done) {
+		if (it->n < 2) {
+			*kind = it->n ? S2_AT_HEADER : S2_AT_ANCHOR;
+			*page = it->n ? iw->lim->header_page :
+					iw->lim->anchor_page;
+		} else {
+			*kind = S2_AT_INDEX;
+			*page = iw->locs[it->n - 2];
+		}
+		it->n++;
+		return true;
+	}
+	if (it->data == iw->data_pages)
+		return false;
+	*kind = S2_AT_DATA;
+	*page = le64_to_cpu(it->index[it->ip]->entry[it->entry]);
+	it->data++;
+	if (++it->entry == S2_INDEX_ENTRIES) {
+		it->entry = 0;
+		it->ip++;
+		cond_resched();
+	}
+	return true;
+}
+
+unsigned int s2_overlap_map_bits(const struct s2_image_limits *lim)
+{
+	return clamp_t(u64, lim->dev_pages, 1, S2_OVERLAP_MAP_BITS);
+}
+
+/*
+ * @page holds two parts of the image: which two says what is wrong.  Of
+ * all the parts there, the two that rank first (enum above) name it, as
+ * they came first when the check sorted the pages with their kinds.
+ */
+static int overlap_refuse(const struct s2_index_walk *iw,
+			  const struct s2_index_page * const *index, u64 page,
+			  const char **why)
+{
+	u64 count[S2_AT_KINDS] = {}, p;
+	unsigned int kind, first, second;
+	struct image_pages it;
+
+	image_pages_start(&it, iw, index);
+	while (image_pages_next(&it, &p, &kind))
+		if (p == page)
+			count[kind]++;
+	for (first = 0; !count[first]; first++)
+		;
+	count[first]--;
+	for (second = first; !count[second]; second++)
+		;
+	switch (first) {
+	case S2_AT_INDEX:
+		if (second == S2_AT_DATA)
+			return refuse(why, "block index entry points at an index page");
+		return refuse(why, S2_INDEX_LOOP);
+	case S2_AT_DATA:
+		return refuse(why, "block index entry lists a data page twice");
+	default:
+		return refuse(why, "block index points at the anchor or the image header");
+	}
 }
 
 /*
  * After a complete walk: no page of the device may hold two parts of the
  * image (a data page listed twice, or an entry pointing at an index page).
- * @keys has room for data_pages + index_pages + 2 entries.  Sorting makes
- * this O(n log n) for any image size.
+ * @map, @map_bits bits (s2_overlap_map_bits(), at least 1), marks the
+ * pages seen, a window of the device at a time from the lowest page up:
+ * one pass over the image's pages for each window that holds any, so one
+ * pass in all on a device of up to S2_OVERLAP_MAP_BITS pages.  The lowest
+ * page seen twice is the one refused, with the words its two first kinds
+ * give.  A page past the device cannot come from the walk, which refused
+ * it; it is refused as the walk would.
  */
 int s2_index_overlaps(const struct s2_index_walk *iw,
-		      const struct s2_index_page * const *index, u64 *keys,
+		      const struct s2_index_page * const *index,
+		      unsigned long *map, unsigned int map_bits,
 		      const char **why)
 {
-	u64 n = 0, i;
+	static const char * const outside[S2_AT_KINDS] = {
+		[S2_AT_ANCHOR] = "anchor page outside the device",
+		[S2_AT_HEADER] = "anchor header_page points outside the device",
+		[S2_AT_INDEX] = "index page next points outside the device",
+		[S2_AT_DATA] = "block index entry points outside the device",
+	};
+	u64 base = 0, next, twice, page;
+	struct image_pages it;
+	unsigned int kind;
 
-	/* Every location is below dev_pages, far below 2^62. */
-	keys[n++] = iw->lim->anchor_page << 2 | S2_AT_ANCHOR;
-	keys[n++] = iw->lim->header_page << 2 | S2_AT_HEADER;
-	for (i = 0; i < iw->done; i++)
-		keys[n++] = iw->locs[i] << 2 | S2_AT_INDEX;
-	for (i = 0; i < iw->data_pages; i++) {
-		const struct s2_index_page *ip = index[i / S2_INDEX_ENTRIES];
-
-		keys[n++] = le64_to_cpu(ip->entry[i % S2_INDEX_ENTRIES]) << 2 |
-			    S2_AT_DATA;
-	}
-	sort(keys, n, sizeof(*keys), cmp_u64, NULL);
-	for (i = 1; i < n; i++) {
-		if (keys[i] >> 2 != keys[i - 1] >> 2)
-			continue;
-		switch (keys[i - 1] & 3) {
-		case S2_AT_INDEX:
-			if ((keys[i] & 3) == S2_AT_DATA)
-				return refuse(why, "block index entry points at an index page");
-			return refuse(why, S2_INDEX_LOOP);
-		case S2_AT_DATA:
-			return refuse(why, "block index entry lists a data page twice");
-		default:
-			return refuse(why, "block index points at the anchor or the image header");
+	image_pages_start(&it, iw, index);
+	while (image_pages_next(&it, &page, &kind))
+		if (page >= iw->lim->dev_pages)
+			return refuse(why, outside[kind]);
+	for (;;) {
+		bitmap_zero(map, map_bits);
+		next = U64_MAX;
+		twice = U64_MAX;
+		image_pages_start(&it, iw, index);
+		while (image_pages_next(&it, &page, &kind)) {
+			if (page < base)
+				continue;
+			if (page - base >= map_bits)
+				next = min(next, page);
+			else if (__test_and_set_bit(page - base, map))
+				twice = min(twice, page);
 		}
+		if (twice != U64_MAX)
+			return overlap_refuse(iw, index, twice, why);
+		if (next == U64_MAX)
+			return 0;
+		base = next;
 	}
-	return 0;
 }
 
 /* @tag: the AEAD tag of the stored bytes, NULL in an unencrypted image. */

@@ -302,8 +302,16 @@ void s2_index_walk_start(struct s2_index_walk *iw,
 			 const struct s2_image_limits *lim, u64 *locs);
 int s2_index_walk_page(struct s2_index_walk *iw,
 		       const struct s2_index_page *ip, const char **why);
+/*
+ * The overlap check's map of the device's pages: one bit a page, up to
+ * 2^27 of them (16 MiB, a device of 512 GiB with 4 KiB pages); a larger
+ * device is checked a window of that many pages at a time.
+ */
+#define S2_OVERLAP_MAP_BITS	BIT(27)
+unsigned int s2_overlap_map_bits(const struct s2_image_limits *lim);
 int s2_index_overlaps(const struct s2_index_walk *iw,
-		      const struct s2_index_page * const *index, u64 *keys,
+		      const struct s2_index_page * const *index,
+		      unsigned long *map, unsigned int map_bits,
 		      const char **why);
 
 void s2_chunk_seal(struct s2_chunk_header *ch, u32 seq, u32 raw_len,

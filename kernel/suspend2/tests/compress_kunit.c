@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/lz4.h>
+#include <linux/lzo.h>
 #include <linux/zlib.h>
 #include <linux/zstd.h>
 #include "../compress/compress.c"
@@ -169,7 +170,53 @@ static void s2_compress_levels(struct kunit *test)
 	}
 }
 
+/*
+ * What each compressor allocates, as the memory kept free after the copy
+ * counts it per worker: the library's own bound for a level, the crypto
+ * API module's sizes without one.
+ */
+static void s2_compress_workspaces(struct kunit *test)
+{
+	static const char * const specs[] = {
+		"lzo", "lz4", "lz4hc", "zstd", "deflate", "zstd:-5", "zstd:1",
+		"zstd:3", "zstd:19", "zstd:22", "lz4hc:16", "deflate:9",
+	};
+	size_t i;
+
+	KUNIT_EXPECT_EQ(test, s2_compressor_workspace_bytes("none"), 0UL);
+	KUNIT_EXPECT_EQ(test, s2_compressor_workspace_bytes("zstd:23"), 0UL);
+	KUNIT_EXPECT_EQ(test, s2_compressor_workspace_bytes("bogus"), 0UL);
+	KUNIT_EXPECT_EQ(test, s2_compressor_workspace_bytes("lzo"),
+			PAGE_ALIGN(LZO1X_MEM_COMPRESS));
+	KUNIT_EXPECT_EQ(test, s2_compressor_workspace_bytes("lz4"),
+			PAGE_ALIGN(LZ4_MEM_COMPRESS));
+	KUNIT_EXPECT_GE(test, s2_compressor_workspace_bytes("lz4hc:1"),
+			(size_t)LZ4HC_MEM_COMPRESS);
+#if IS_REACHABLE(CONFIG_ZSTD_COMPRESS)
+	{
+		zstd_parameters p = zstd_get_params(19, S2_CHUNK_BYTES);
+
+		KUNIT_EXPECT_GE(test, s2_compressor_workspace_bytes("zstd:19"),
+				zstd_cctx_workspace_bound(&p.cParams));
+		KUNIT_EXPECT_GT(test, s2_compressor_workspace_bytes("zstd:19"),
+				s2_compressor_workspace_bytes("zstd:1"));
+		p = zstd_get_params(3, 0);
+		KUNIT_EXPECT_GT(test, s2_compressor_workspace_bytes("zstd"),
+				zstd_cctx_workspace_bound(&p.cParams));
+	}
+#endif
+#if IS_REACHABLE(CONFIG_ZLIB_DEFLATE)
+	KUNIT_EXPECT_GE(test, s2_compressor_workspace_bytes("deflate:1"),
+			(size_t)zlib_deflate_workspacesize(-S2_DEFLATE_WINBITS,
+							   MAX_MEM_LEVEL));
+#endif
+	for (i = 0; i < ARRAY_SIZE(specs); i++)
+		kunit_info(test, "%s: %zu KiB a worker\n", specs[i],
+			   s2_compressor_workspace_bytes(specs[i]) >> 10);
+}
+
 static struct kunit_case s2_compress_cases[] = {
+	KUNIT_CASE(s2_compress_workspaces),
 	KUNIT_CASE(s2_compress_parse),
 	KUNIT_CASE(s2_compress_ranges),
 	KUNIT_CASE_SLOW(s2_compress_levels),

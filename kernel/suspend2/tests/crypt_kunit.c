@@ -800,7 +800,37 @@ static void s2_keys_image(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->enc, S2_ENC_NONE);
 }
 
+/*
+ * What s2_aead_workspace_bytes() says an AEAD takes bounds what can be
+ * seen of it: our structures, the transform and its context, the request
+ * and the algorithm's part of it.
+ */
+static void s2_aead_sizes(struct kunit *test)
+{
+	enum s2_encryption enc;
+
+	KUNIT_EXPECT_EQ(test, s2_aead_workspace_bytes(S2_ENC_NONE), 0UL);
+	for (enc = S2_ENC_AES_GCM; enc < S2_NR_ENC; enc++) {
+		struct s2_crypt *c;
+		struct s2_aead *a;
+		size_t seen;
+
+		if (!s2_aead_available(enc))
+			continue;
+		c = s2_test_crypt(test, enc);
+		a = s2_test_aead(test, c);
+		seen = sizeof(*a) + sizeof(*a->scratch) + sizeof(*a->tfm) +
+		       crypto_aead_alg(a->tfm)->base.cra_ctxsize +
+		       sizeof(*a->req) + crypto_aead_reqsize(a->tfm);
+		kunit_info(test, "%s (%s): %zu bytes seen, %zu counted\n",
+			   s2_aead_name(enc), crypto_aead_driver_name(a->tfm),
+			   seen, s2_aead_workspace_bytes(enc));
+		KUNIT_EXPECT_LE(test, seen, s2_aead_workspace_bytes(enc));
+	}
+}
+
 static struct kunit_case s2_crypt_cases[] = {
+	KUNIT_CASE(s2_aead_sizes),
 	KUNIT_CASE(s2_hkdf_rfc5869),
 	KUNIT_CASE(s2_wrap_known_answer),
 	KUNIT_CASE(s2_wrap_tampered),

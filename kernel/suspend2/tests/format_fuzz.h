@@ -26,6 +26,11 @@
  * covers data_pages, no entry leaves the device or lands on another part
  * of the image.
  *
+ * The overlap check has cases of its own (fz_overlap_cases()), and a
+ * reference: the sort it once was, which fz_overlap_random() holds its
+ * verdicts to, words included, over random pages of small and huge
+ * devices and maps of any size.
+ *
  * The includer defines FZ_ZALLOC(size), FZ_FREE(ptr) and
  * FZ_FAIL(ctx, fmt, ...) and includes format.c first.
  */
@@ -59,7 +64,7 @@ struct fz_image {
 	/* What the parse saw, for fz_accepted_ok(). */
 	const struct s2_index_page *walked[FZ_DEV_PAGES];
 	u64 locs[FZ_DEV_PAGES];
-	u64 keys[2 * FZ_DEV_PAGES + 2];
+	unsigned long map[BITS_TO_LONGS(FZ_DEV_PAGES)];
 	u32 nr_walked;
 };
 
@@ -197,7 +202,10 @@ static int fz_parse(struct fz_image *im, const char **why)
 		if (error)
 			return error;
 	}
-	return s2_index_overlaps(&iw, im->walked, im->keys, why);
+	/* The map of a device of FZ_DEV_PAGES, whatever lim says. */
+	return s2_index_overlaps(&iw, im->walked, im->map,
+				 min_t(u64, s2_overlap_map_bits(&im->lim),
+				       FZ_DEV_PAGES), why);
 }
 
 /* What the reader relies on, for an image fz_parse() accepted. */
@@ -661,6 +669,326 @@ static void fz_random(void *ctx, struct fz_image *im, u64 seed,
 			FZ_FAIL(ctx, "random round %lu: %s (why: %s)", r, bad, why);
 		}
 	}
+}
+
+/*
+ * The overlap check as it was: every page of the image with its kind in
+ * the low two bits, sorted, the first two equal pages naming the fault.
+ * fz_overlap_random() holds s2_index_overlaps() to its verdicts, words
+ * included.  @keys: room for data_pages + index_pages + 2.
+ */
+static int fz_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int fz_overlaps_sorted(const struct s2_index_walk *iw,
+			      const struct s2_index_page * const *index,
+			      u64 *keys, const char **why)
+{
+	u64 n = 0, i, left = iw->data_pages;
+	u32 k, e;
+
+	keys[n++] = iw->lim->anchor_page << 2 | S2_AT_ANCHOR;
+	keys[n++] = iw->lim->header_page << 2 | S2_AT_HEADER;
+	for (i = 0; i < iw->done; i++)
+		keys[n++] = iw->locs[i] << 2 | S2_AT_INDEX;
+	for (k = 0; left; k++)
+		for (e = 0; e < S2_INDEX_ENTRIES && left; e++, left--)
+			keys[n++] = le64_to_cpu(index[k]->entry[e]) << 2 |
+				    S2_AT_DATA;
+	sort(keys, n, sizeof(*keys), fz_cmp_u64, NULL);
+	for (i = 1; i < n; i++) {
+		if (keys[i] >> 2 != keys[i - 1] >> 2)
+			continue;
+		switch (keys[i - 1] & 3) {
+		case S2_AT_INDEX:
+			if ((keys[i] & 3) == S2_AT_DATA)
+				return refuse(why, "block index entry points at an index page");
+			return refuse(why, S2_INDEX_LOOP);
+		case S2_AT_DATA:
+			return refuse(why, "block index entry lists a data page twice");
+		default:
+			return refuse(why, "block index points at the anchor or the image header");
+		}
+	}
+	return 0;
+}
+
+#define FZ_OV_INDEX	3
+#define FZ_OV_KEYS	(FZ_OV_INDEX * S2_INDEX_ENTRIES + FZ_OV_INDEX + 2)
+#define FZ_OV_MAP_BITS	4096U
+
+/* A walked image of random pages, for fz_overlap_random(). */
+struct fz_overlap {
+	struct s2_image_limits lim;
+	struct s2_index_walk iw;
+	struct s2_index_page idx[FZ_OV_INDEX];
+	const struct s2_index_page *walked[FZ_OV_INDEX];
+	u64 locs[FZ_OV_INDEX];
+	u64 keys[FZ_OV_KEYS];
+	unsigned long map[BITS_TO_LONGS(FZ_OV_MAP_BITS)];
+};
+
+/* Page @i of the image: anchor, header, index pages, data pages. */
+static u64 fz_ov_get(const struct fz_overlap *o, u32 i)
+{
+	u32 j = i - 2 - (u32)o->iw.done;
+
+	if (i < 2)
+		return i ? o->lim.header_page : o->lim.anchor_page;
+	if (i < 2 + o->iw.done)
+		return o->locs[i - 2];
+	return le64_to_cpu(o->idx[j / S2_INDEX_ENTRIES].entry[j % S2_INDEX_ENTRIES]);
+}
+
+static void fz_ov_set(struct fz_overlap *o, u32 i, u64 page)
+{
+	u32 j = i - 2 - (u32)o->iw.done;
+
+	if (i == 0)
+		o->lim.anchor_page = page;
+	else if (i == 1)
+		o->lim.header_page = page;
+	else if (i < 2 + o->iw.done)
+		o->locs[i - 2] = page;
+	else
+		o->idx[j / S2_INDEX_ENTRIES].entry[j % S2_INDEX_ENTRIES] =
+			cpu_to_le64(page);
+}
+
+/*
+ * 1 to 3 index pages listing random pages, or distinct ones, of a device
+ * of 4 to 2^24 pages (crowded, or spread over many windows of the map),
+ * half the time 1 to 3 of them then copied over others; the map 1 to
+ * FZ_OV_MAP_BITS bits.  Returns them.
+ */
+static unsigned int fz_ov_build(struct fz_overlap *o, u64 *seed)
+{
+	u32 nr = 1 + (u32)fz_rand(seed) % FZ_OV_INDEX;
+	u32 data = (nr - 1) * S2_INDEX_ENTRIES + 1 +
+		   (u32)fz_rand(seed) % S2_INDEX_ENTRIES;
+	u32 shift = 8 + (u32)fz_rand(seed) % 24;
+	u32 dev = 4 + ((u32)fz_rand(seed) >> shift), i, n, dups;
+
+	memset(o, 0, sizeof(*o));
+	o->lim.dev_pages = dev;
+	o->iw.lim = &o->lim;
+	o->iw.data_pages = data;
+	o->iw.nr = nr;
+	o->iw.done = nr;
+	o->iw.locs = o->locs;
+	for (i = 0; i < nr; i++)
+		o->walked[i] = &o->idx[i];
+	n = 2 + nr + data;
+	if (fz_rand(seed) & 1) {
+		/* Any pages: a crowded device has many twice. */
+		for (i = 0; i < n; i++)
+			fz_ov_set(o, i, (u32)fz_rand(seed) % dev);
+	} else {
+		/* Distinct pages, shuffled. */
+		u32 first = (u32)fz_rand(seed);
+
+		dev = max_t(u32, dev, n);
+		o->lim.dev_pages = dev;
+		for (i = 0; i < n; i++)
+			fz_ov_set(o, i, (first + i) % dev);
+		for (i = n - 1; i; i--) {
+			u32 j = (u32)fz_rand(seed) % (i + 1);
+			u64 t = fz_ov_get(o, i);
+
+			fz_ov_set(o, i, fz_ov_get(o, j));
+			fz_ov_set(o, j, t);
+		}
+	}
+	for (dups = fz_rand(seed) & 1 ? 0 : 1 + (u32)fz_rand(seed) % 3; dups;
+	     dups--)
+		fz_ov_set(o, (u32)fz_rand(seed) % n,
+			  fz_ov_get(o, (u32)fz_rand(seed) % n));
+	return 1 + (u32)fz_rand(seed) % min_t(u32, dev, FZ_OV_MAP_BITS);
+}
+
+/*
+ * @rounds random images through both checks: the same verdict, and the
+ * same words, from the map as from the sort.
+ */
+static void fz_overlap_random(void *ctx, struct fz_overlap *o, u64 seed,
+			      unsigned long rounds, struct fz_stats *st)
+{
+	unsigned long r;
+
+	for (r = 0; r < rounds; r++) {
+		unsigned int bits = fz_ov_build(o, &seed);
+		const char *want = "", *got = "";
+		int sorted, mapped;
+
+		sorted = fz_overlaps_sorted(&o->iw, o->walked, o->keys, &want);
+		mapped = s2_index_overlaps(&o->iw, o->walked, o->map, bits,
+					   &got);
+		st->tried++;
+		if (mapped)
+			st->refused++;
+		else
+			st->accepted++;
+		if (sorted != mapped || (sorted && strcmp(want, got))) {
+			st->failures++;
+			FZ_FAIL(ctx, "overlaps %lu (%llu pages, %u bits): %d %s; sort: %d %s",
+				r, (unsigned long long)o->lim.dev_pages, bits,
+				mapped, got, sorted, want);
+		}
+	}
+}
+
+/* One verdict against what was wanted; 1 on a failure. */
+static unsigned int fz_expect(void *ctx, const char *what, int error,
+			      const char * const *why, int want,
+			      const char *words)
+{
+	if (error == want && (!want || strstr(*why, words)))
+		return 0;
+	FZ_FAIL(ctx, "overlap case \"%s\": %d \"%s\", wanted %d \"%s\"",
+		what, error, error ? *why : "", want, want ? words : "");
+	return 1;
+}
+
+/* Moves the index of fz_build()'s image to pages @first on. */
+static void fz_move_index(struct fz_image *im, u64 first)
+{
+	int k;
+
+	for (k = 0; k < FZ_NR_INDEX; k++)
+		im->idx_loc[k] = first + k;
+	for (k = 0; k < FZ_NR_INDEX; k++) {
+		im->idx[k].next = cpu_to_le64(k + 1 < FZ_NR_INDEX ?
+					      im->idx_loc[k + 1] : 0);
+		fz_reseal_index(im, k);
+	}
+	fz_header(im)->first_index_page = cpu_to_le64(first);
+	fz_reseal_header(im);
+}
+
+static void fz_set_entry(struct fz_image *im, int k, u32 e, u64 page)
+{
+	im->idx[k].entry[e] = cpu_to_le64(page);
+	fz_reseal_index(im, k);
+}
+
+/* The last entry of fz_build()'s image, on index page FZ_NR_INDEX - 1. */
+#define FZ_LAST_ENTRY	(FZ_DATA_PAGES - (FZ_NR_INDEX - 1) * S2_INDEX_ENTRIES - 1)
+
+/*
+ * The overlap check's cases, through the whole parse of fz_parse() and
+ * straight on a walk made by hand: a page listed twice, an entry on an
+ * index page, the lowest of two faults named (whatever kind comes first
+ * in the image), an entry on the device's last page and one past it, and
+ * a device of 2^40 pages, far more than the map covers at once.  Returns
+ * the failures; calls FZ_FAIL for each.
+ */
+static unsigned int fz_overlap_cases(void *ctx, struct fz_image *im,
+				     struct fz_overlap *o)
+{
+	const u64 huge = 1ULL << 40;
+	unsigned int bad = 0, bits;
+	const char *why = "";
+	u32 i;
+
+	fz_build(im);
+	fz_set_entry(im, 1, 5, le64_to_cpu(im->idx[0].entry[3]));
+	bad += fz_expect(ctx, "data page twice", fz_parse(im, &why), &why,
+			 -EINVAL, "lists a data page twice");
+	fz_build(im);
+	fz_set_entry(im, 2, 0, im->idx_loc[1]);
+	bad += fz_expect(ctx, "entry on an index page", fz_parse(im, &why),
+			 &why, -EINVAL, "points at an index page");
+	/* Page 20 twice, and an entry on page 1500: 20 is named. */
+	fz_build(im);
+	fz_set_entry(im, 0, 9, FZ_DATA_FIRST + 10);
+	fz_set_entry(im, 1, 0, im->idx_loc[0]);
+	bad += fz_expect(ctx, "data twice below an index page",
+			 fz_parse(im, &why), &why, -EINVAL,
+			 "lists a data page twice");
+	/* Page 1700 twice, after the entry on page 1500 in the sort. */
+	fz_build(im);
+	fz_set_entry(im, 0, 0, 1700);
+	fz_set_entry(im, 2, 0, 1700);
+	fz_set_entry(im, 1, 0, im->idx_loc[0]);
+	bad += fz_expect(ctx, "index page below data twice",
+			 fz_parse(im, &why), &why, -EINVAL,
+			 "points at an index page");
+	fz_build(im);
+	fz_set_entry(im, FZ_NR_INDEX - 1, FZ_LAST_ENTRY, FZ_DEV_PAGES - 1);
+	bad += fz_expect(ctx, "entry on the last page", fz_parse(im, &why),
+			 &why, 0, "");
+	fz_set_entry(im, FZ_NR_INDEX - 1, FZ_LAST_ENTRY, FZ_DEV_PAGES);
+	bad += fz_expect(ctx, "entry past the device", fz_parse(im, &why),
+			 &why, -EINVAL, "outside the device");
+	/* The index and the last entries at the end of 2^40 pages. */
+	fz_build(im);
+	im->lim.dev_pages = huge;
+	fz_move_index(im, huge - FZ_NR_INDEX);
+	for (i = 0; i < 8; i++)
+		fz_set_entry(im, FZ_NR_INDEX - 1, FZ_LAST_ENTRY - i,
+			     huge - FZ_NR_INDEX - 1 - i);
+	bad += fz_expect(ctx, "huge device", fz_parse(im, &why), &why, 0, "");
+	fz_set_entry(im, 1, 0, huge - FZ_NR_INDEX - 1);
+	bad += fz_expect(ctx, "huge device, a page twice at its end",
+			 fz_parse(im, &why), &why, -EINVAL,
+			 "lists a data page twice");
+	fz_build(im);
+
+	/* By hand: one index page of 10 entries on a device of 100 pages. */
+	memset(o, 0, sizeof(*o));
+	o->lim.dev_pages = 100;
+	o->lim.header_page = 1;
+	o->iw.lim = &o->lim;
+	o->iw.data_pages = 10;
+	o->iw.nr = 1;
+	o->iw.done = 1;
+	o->iw.locs = o->locs;
+	o->locs[0] = 2;
+	o->walked[0] = &o->idx[0];
+	for (i = 0; i < 10; i++)
+		fz_ov_set(o, 3 + i, 10 + i);
+	bits = s2_overlap_map_bits(&o->lim);
+	bad += fz_expect(ctx, "by hand", s2_index_overlaps(&o->iw, o->walked,
+			 o->map, bits, &why), &why, 0, "");
+	fz_ov_set(o, 12, 99);
+	bad += fz_expect(ctx, "by hand, the last page",
+			 s2_index_overlaps(&o->iw, o->walked, o->map, bits,
+					   &why), &why, 0, "");
+	fz_ov_set(o, 12, 100);
+	bad += fz_expect(ctx, "by hand, past the device",
+			 s2_index_overlaps(&o->iw, o->walked, o->map, bits,
+					   &why), &why, -EINVAL,
+			 "block index entry points outside the device");
+	o->locs[0] = 100;
+	bad += fz_expect(ctx, "by hand, an index page past the device",
+			 s2_index_overlaps(&o->iw, o->walked, o->map, bits,
+					   &why), &why, -EINVAL,
+			 "index page next points outside the device");
+	/* 2^40 pages: the map stays bounded, one window of one bit too. */
+	o->locs[0] = 2;
+	o->lim.dev_pages = huge;
+	fz_ov_set(o, 12, huge - 1);
+	if (s2_overlap_map_bits(&o->lim) != S2_OVERLAP_MAP_BITS) {
+		FZ_FAIL(ctx, "map of %u bits for 2^40 pages",
+			s2_overlap_map_bits(&o->lim));
+		bad++;
+	}
+	for (bits = 1; bits <= FZ_OV_MAP_BITS; bits *= 64) {
+		fz_ov_set(o, 11, 18);
+		bad += fz_expect(ctx, "by hand, 2^40 pages",
+				 s2_index_overlaps(&o->iw, o->walked, o->map,
+						   bits, &why), &why, 0, "");
+		fz_ov_set(o, 11, huge - 1);
+		bad += fz_expect(ctx, "by hand, 2^40 pages, its last twice",
+				 s2_index_overlaps(&o->iw, o->walked, o->map,
+						   bits, &why), &why, -EINVAL,
+				 "lists a data page twice");
+	}
+	return bad;
 }
 
 #endif /* _SUSPEND2_FORMAT_FUZZ_H */

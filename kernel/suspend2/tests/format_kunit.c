@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/vmalloc.h>
 #include "../image/format.c"
 
@@ -328,6 +329,26 @@ static void s2_index_loops(struct kunit *test)
 	vfree(im);
 }
 
+/*
+ * The overlap check over a map of the device: its cases, then random
+ * images against the sort it replaced, same verdicts and same words.
+ */
+static void s2_index_overlap(struct kunit *test)
+{
+	struct fz_image *im = fuzz_image(test);
+	struct fz_overlap *o = vzalloc(sizeof(*o));
+	struct fz_stats st = {};
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	KUNIT_EXPECT_EQ(test, fz_overlap_cases(test, im, o), 0U);
+	fz_overlap_random(test, o, fuzz_seed ? fuzz_seed : 1,
+			  fuzz_rounds / 10, &st);
+	kunit_info(test, "overlaps: %lu random images, %lu refused, %lu accepted, %lu unlike the sort\n",
+		   st.tried, st.refused, st.accepted, st.failures);
+	vfree(o);
+	vfree(im);
+}
+
 /* Every field at every boundary value, then fuzz_rounds random images. */
 static void s2_format_fuzz(struct kunit *test)
 {
@@ -560,6 +581,7 @@ static struct kunit_case s2_format_cases[] = {
 	KUNIT_CASE(s2_chunk_validation),
 	KUNIT_CASE(s2_chunk_tag),
 	KUNIT_CASE(s2_index_loops),
+	KUNIT_CASE(s2_index_overlap),
 	KUNIT_CASE(s2_format_fuzz),
 	{}
 };

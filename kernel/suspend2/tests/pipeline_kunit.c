@@ -6,8 +6,10 @@
  * whose checksum does not match comes back with its error.
  */
 #include <kunit/test.h>
+#include <linux/lzo.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
+#include <linux/zstd.h>
 #include "../compress/compress.h"
 #include "../core/pipeline.c"
 
@@ -219,7 +221,59 @@ static void s2_pipeline_crypt(struct kunit *test)
 	}
 }
 
+/*
+ * The memory the copy leaves free for the write counts every worker's
+ * compressor and AEAD: zstd:19 takes a few MiB a worker, so 64 workers
+ * take ten times the slack once thought to cover all workspaces.
+ */
+static void s2_pipeline_write_reserve(struct kunit *test)
+{
+	static const unsigned int threads[] = { 1, 2, 64 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(threads); i++) {
+		unsigned int n = threads[i];
+		u64 base = s2_pipeline_bytes_for(n, 256) + S2_WRITE_SLACK_BYTES;
+		u64 aead = s2_write_reserve_bytes(n, 256, "lzo",
+						  S2_ENC_AES_GCM) -
+			   s2_write_reserve_bytes(n, 256, "lzo", S2_ENC_NONE);
+
+		KUNIT_EXPECT_EQ(test, s2_write_reserve_bytes(n, 256, "none",
+							     S2_ENC_NONE),
+				base);
+		KUNIT_EXPECT_GE(test, s2_write_reserve_bytes(n, 256, "lzo",
+							     S2_ENC_NONE),
+				base + (u64)n * LZO1X_MEM_COMPRESS);
+		/* Each worker's AEAD (s2_aead_sizes() checks the bound). */
+		KUNIT_EXPECT_GT(test, s2_aead_workspace_bytes(S2_ENC_AES_GCM),
+				0UL);
+		KUNIT_EXPECT_EQ(test, aead,
+				(u64)n * s2_aead_workspace_bytes(S2_ENC_AES_GCM));
+#if IS_REACHABLE(CONFIG_ZSTD_COMPRESS)
+		{
+			zstd_parameters p = zstd_get_params(19, S2_CHUNK_BYTES);
+			u64 want = base + (u64)n *
+				   zstd_cctx_workspace_bound(&p.cParams);
+			u64 got = s2_write_reserve_bytes(n, 256, "zstd:19",
+							 S2_ENC_CHACHA20_POLY1305);
+
+			KUNIT_EXPECT_GE(test, got, want);
+			kunit_info(test, "%u threads, zstd:19, chacha20-poly1305: %llu MiB kept free (%llu MiB without the workspaces)\n",
+				   n, got >> 20, base >> 20);
+			/* The crypto API's zstd, a window for any size. */
+			p = zstd_get_params(3, 0);
+			KUNIT_EXPECT_GE(test,
+					s2_write_reserve_bytes(n, 256, "zstd",
+							       S2_ENC_NONE),
+					base + (u64)n *
+					zstd_cctx_workspace_bound(&p.cParams));
+		}
+#endif
+	}
+}
+
 static struct kunit_case s2_pipeline_cases[] = {
+	KUNIT_CASE(s2_pipeline_write_reserve),
 	KUNIT_CASE(s2_pipeline_threads_clamped),
 	KUNIT_CASE(s2_pipeline_ring),
 	KUNIT_CASE(s2_pipeline_crypt),

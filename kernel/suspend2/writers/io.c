@@ -10,6 +10,7 @@
 #include <linux/gfp.h>
 #include <linux/ktime.h>
 #include <linux/delay.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
@@ -55,7 +56,11 @@ int s2_io_init(struct s2_io *io, struct block_device *bdev,
 	io->inflight = 0;
 	io->error = BLK_STS_OK;
 	io->wait_us = 0;
-	io->bufs = kcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
+	/*
+	 * Up to 1024 buffers of about 100 bytes, allocated after the copy:
+	 * kvcalloc, not an order-5 allocation that fragmentation fails.
+	 */
+	io->bufs = kvcalloc(depth, sizeof(*io->bufs), GFP_KERNEL);
 	if (!io->bufs)
 		return -ENOMEM;
 	for (i = 0; i < depth; i++) {
@@ -83,7 +88,7 @@ void s2_io_exit(struct s2_io *io)
 	s2_io_drain(io);
 	for (i = 0; i < io->depth; i++)
 		free_page((unsigned long)io->bufs[i].addr);
-	kfree(io->bufs);
+	kvfree(io->bufs);
 	io->bufs = NULL;
 }
 
@@ -214,9 +219,21 @@ static void s2_read_end_io(struct bio *bio)
 	s2_io_end(io, status, NULL);
 }
 
+/*
+ * The buffer of the @n'th page read.  div_u64_rem(): a 32-bit kernel has
+ * no 64-bit division of its own (no __umoddi3).
+ */
+static struct s2_io_buf *s2_reader_buf(struct s2_reader *r, u64 n)
+{
+	u32 i;
+
+	div_u64_rem(n, r->io->depth, &i);
+	return &r->io->bufs[i];
+}
+
 static void s2_reader_submit(struct s2_reader *r, u64 n)
 {
-	struct s2_io_buf *buf = &r->io->bufs[n % r->io->depth];
+	struct s2_io_buf *buf = s2_reader_buf(r, n);
 
 	reinit_completion(&buf->done);
 	buf->status = BLK_STS_OK;
@@ -265,7 +282,7 @@ void *s2_reader_next(struct s2_reader *r, int *error)
 		*error = -ENODATA;
 		return NULL;
 	}
-	buf = &r->io->bufs[r->consumed % r->io->depth];
+	buf = s2_reader_buf(r, r->consumed);
 	if (!try_wait_for_completion(&buf->done)) {
 		ktime_t start = ktime_get();
 

@@ -37,6 +37,11 @@ typedef __u64 u64;
 #define le32_to_cpu(x)		((u32)(x))
 #define le64_to_cpu(x)		((u64)(x))
 #define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
+#define BITS_PER_LONG		(8 * sizeof(long))
+#define BITS_TO_LONGS(n)	(((n) + BITS_PER_LONG - 1) / BITS_PER_LONG)
 #define check_mul_overflow(a, b, d)	__builtin_mul_overflow(a, b, d)
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 
@@ -87,6 +92,26 @@ static inline void sort(void *base, size_t num, size_t size,
 {
 	(void)swap;
 	qsort(base, num, size, cmp);
+}
+
+static inline void bitmap_zero(unsigned long *map, unsigned int nbits)
+{
+	memset(map, 0, BITS_TO_LONGS(nbits) * sizeof(long));
+}
+
+static inline bool __test_and_set_bit(unsigned long nr, unsigned long *map)
+{
+	unsigned long *word = map + nr / BITS_PER_LONG;
+	unsigned long bit = 1UL << (nr % BITS_PER_LONG);
+	bool old = *word & bit;
+
+	*word |= bit;
+	return old;
+}
+
+/* Nothing to yield to on the host. */
+static inline void cond_resched(void)
+{
 }
 
 #endif
