@@ -90,37 +90,91 @@ int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
 }
 
 /*
- * The program a hook runs, when it names one by absolute path: the
- * first word of the command, up to a blank or a shell operator.
+ * Words that make the shell run another program than themselves: a
+ * program named after one of them escapes the check below, so a hook
+ * may not start with one.  Name the program itself, or put the command
+ * in a script of root's and name that.
  */
-static bool hook_program(const char *cmd, char *path, size_t len)
-{
-	size_t n;
-
-	cmd += strspn(cmd, " \t");
-	if (*cmd != '/')
-		return false;
-	n = strcspn(cmd, " \t;&|<>()`");
-	if (n >= len)
-		return false;
-	memcpy(path, cmd, n);
-	path[n] = '\0';
-	return true;
-}
+static const char *const hook_runners[] = {
+	"!", ".", "{", "builtin", "bash", "busybox", "case", "chroot",
+	"command", "coproc", "dash", "do", "doas", "elif", "else", "env",
+	"eval", "exec", "for", "function", "if", "ionice", "ksh", "nice",
+	"nohup", "runuser", "select", "setsid", "sh", "source", "stdbuf",
+	"su", "sudo", "then", "time", "timeout", "until", "while", "xargs",
+	"zsh",
+};
 
 /*
- * 0 when the hook's program (if it names one by absolute path) is
- * trusted.  stat() follows symbolic links on purpose: the file that runs
- * is the target, and a link is only as safe as its directory, which the
- * administrator chose.  A missing program is left to fail as the hook.
+ * Characters the shell quotes or expands in a word (or that make it an
+ * assignment, VAR=x /prog): the program that runs is then not the text
+ * written, so a first word holding one is refused, not guessed at.
+ */
+#define HOOK_SHELL_CHARS "'\"\\$`*?[]~{}=!#%"
+
+/*
+ * 0 when the hook's program may run as root, else -EPERM and why.  The
+ * program is the command's first word, up to a blank or a shell
+ * operator.  A word the shell would rewrite, or one that runs another
+ * program, is refused; a bare name is found through PATH, as root's
+ * commands are; a word with a '/' must be an absolute path to an
+ * existing regular, executable file that root alone may change, with
+ * every directory above it (perm_path_trusted()).
  */
 int perm_hook_command(const char *cmd, char *why, size_t len)
 {
 	char path[4096];
 	struct stat st;
+	size_t i, n;
+	int r;
 
-	if (!hook_program(cmd, path, sizeof(path)) || stat(path, &st))
-		return 0;
+	cmd += strspn(cmd, " \t\n");
+	n = strcspn(cmd, " \t\n;&|<>()");
+	if (!n) {
+		snprintf(why, len,
+			 "the command \"%s\" does not start with a program; name the program by its absolute path first",
+			 cmd);
+		return -EPERM;
+	}
+	if (n >= sizeof(path)) {
+		snprintf(why, len, "the program of \"%.64s...\" is too long",
+			 cmd);
+		return -EPERM;
+	}
+	memcpy(path, cmd, n);
+	path[n] = '\0';
+	if (strpbrk(path, HOOK_SHELL_CHARS)) {
+		snprintf(why, len,
+			 "the program \"%s\" holds shell quoting or expansion, so the file that runs is not the one named; write its absolute path plainly",
+			 path);
+		return -EPERM;
+	}
+	for (i = 0; i < sizeof(hook_runners) / sizeof(hook_runners[0]); i++) {
+		if (strcmp(path, hook_runners[i]))
+			continue;
+		snprintf(why, len,
+			 "\"%s\" runs another program, which would not be checked; name that program by its absolute path, or put the command in a script of root's",
+			 path);
+		return -EPERM;
+	}
+	if (!strchr(path, '/'))
+		return 0;	/* found through PATH, as root's commands are */
+	if (path[0] != '/') {
+		snprintf(why, len,
+			 "the program %s is not an absolute path; hooks do not run in a known directory",
+			 path);
+		return -EPERM;
+	}
+	if (stat(path, &st)) {
+		r = errno;
+		snprintf(why, len, "the program %s: %s", path, strerror(r));
+		return -EPERM;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111)) {
+		snprintf(why, len, "the program %s is %s", path,
+			 S_ISREG(st.st_mode) ? "not executable" :
+			 perm_file_type(st.st_mode));
+		return -EPERM;
+	}
 	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
 }
 

@@ -92,6 +92,23 @@ chmod 0755 "$T/hook"
 cycle "0755 hook program runs" 0 "$T/prog.conf"
 check "0755 hook program ran" test -e "$T/marker"
 
+# Another user's program, reached through shell quoting or a word that
+# runs another program: the check must not be dodged (exit 7, file:line).
+chown 65534 "$T/hook"
+for h in "$T/hook'' x" "\"$T/hook\"" "\\$T/hook" "exec $T/hook" \
+	"$T/hook\$IFS" "env $T/hook" "X=1 $T/hook"; do
+	conf "$T/q.conf" 0644 "$h"
+	cycle "hook program \"$h\" exits 7" 7 "$T/q.conf"
+	check "hook \"$h\": did not run" test ! -e "$T/marker"
+	check "hook \"$h\": message names file:line" \
+		grep -q "refusing to run the hooks of $T/q.conf: $T/q.conf:3: pre_hibernate: " "$T/err"
+done
+conf "$T/q.conf" 0644 "$T/nosuch --now"
+cycle "missing hook program exits 7" 7 "$T/q.conf"
+check "missing hook program: message" \
+	grep -q "$T/q.conf:3: pre_hibernate: the program $T/nosuch: No such file" "$T/err"
+chown 0 "$T/hook"
+
 # A symbolic link where the lock file goes: refused, its target untouched.
 rm -f "$T/run/hibernate.lock"
 ln -s "$T/victim" "$T/run/hibernate.lock"
