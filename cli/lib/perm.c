@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,6 +177,51 @@ int perm_hook_command(const char *cmd, char *why, size_t len)
 		return -EPERM;
 	}
 	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
+}
+
+/*
+ * 0 when PATH and every directory above it are root's alone (or the
+ * invoking user's: perm_owner_mode()), else -EPERM (-errno when one
+ * cannot be looked at) and why.  A sticky directory of root's such as
+ * /tmp passes: others may add names there, not replace ours.  Each
+ * component is looked at through stat(), so a symbolic link counts as
+ * what it names, and also as itself: a link owned by another user
+ * (who may point it elsewhere at will) is refused.
+ */
+int perm_path_trusted(const char *path, char *why, size_t len)
+{
+	char buf[PATH_MAX], *slash;
+	struct stat st;
+	int r;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		if (!lstat(buf, &st) && S_ISLNK(st.st_mode) && st.st_uid &&
+		    st.st_uid != geteuid()) {
+			snprintf(why, len,
+				 "%s is a symbolic link owned by uid %u, who may point it anywhere",
+				 buf, (unsigned int)st.st_uid);
+			return -EPERM;
+		}
+		if (stat(buf, &st)) {
+			r = errno;
+			snprintf(why, len, "%s: %s", buf, strerror(r));
+			return -r;
+		}
+		if (!(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+		      st.st_uid == 0) &&
+		    perm_owner_mode(buf, st.st_uid, st.st_mode, why, len))
+			return -EPERM;
+		if (!strcmp(buf, "/"))
+			return 0;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return 0;	/* relative: realpath() never gives one */
+		if (slash == buf)
+			buf[1] = '\0';
+		else
+			*slash = '\0';
+	}
 }
 
 const char *perm_file_type(mode_t mode)

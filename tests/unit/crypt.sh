@@ -67,6 +67,7 @@ conf() {
 mode() { stat -c %a "$1"; }
 
 dd if=/dev/zero of="$T/full" bs=64k count=4 status=none
+chmod 0600 "$T/full"
 
 conf "encryption = aes-gcm"
 run_both "encryption without key" 3 --test -f
