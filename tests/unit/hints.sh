@@ -262,6 +262,34 @@ ir_case "--invalidate exit 3 (unknown profile, config error): the boot stops" \
 	"root=/dev/vda suspend2.profile=typo" "--resume -c /etc/hibernate.conf -p typo
 --invalidate -c /etc/hibernate.conf -p typo
 STOP"
+# --resume exits 8: an encrypted image left locked is invalidated; when
+# that fails, the boot stops as for 9 (SUSPEND2_LOCKED=keep: kept, on).
+export IR_RESUME_RC=8 IR_INVALIDATE_RC=0
+ir_case "a locked image invalidated: the boot goes on" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base"
+export IR_INVALIDATE_RC=1
+ir_case "a locked image that cannot be invalidated stops the boot" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base
+STOP"
+for s in premount dracut; do
+	sed "s|^SUSPEND2_LOCKED=invalidate\$|SUSPEND2_LOCKED=keep|" \
+		"$T/ir/$s" >"$T/ir/$s.keep"
+done
+sed "s|^SUSPEND2_LOCKED=invalidate\$|SUSPEND2_LOCKED=keep|" \
+	"$T/ir/resume.sh" >"$T/ir/resume.sh.keep"
+sed "s|$T/ir/resume.sh\$|$T/ir/resume.sh.keep|" "$T/ir/dracut" >"$T/ir/dracut.keep"
+echo root=/dev/vda >"$T/ir/cmdline"
+for s in premount dracut; do
+	: >"$IR_LOG"
+	sh "$T/ir/$s.keep" >/dev/null 2>&1
+	if [[ $(cat "$IR_LOG") == "--resume $base" ]]; then
+		pass "$s: SUSPEND2_LOCKED=keep: a locked image kept, the boot goes on"
+	else
+		fail "$s: SUSPEND2_LOCKED=keep: ran '$(cat "$IR_LOG")'"
+	fi
+done
 unset IR_RESUME_RC IR_INVALIDATE_RC
 
 # The report says the program's name like every message, not the module's.

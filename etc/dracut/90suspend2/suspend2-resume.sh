@@ -10,7 +10,8 @@
 # the root filesystem, so it runs here too.  SUSPEND2_RESUME=no in
 # /etc/default/suspend2 is different: the initramfs leaves suspend2 alone.
 # An encrypted image that stays locked (hibernate --resume exits 8) is
-# invalidated likewise, unless SUSPEND2_LOCKED=keep.  A refused image
+# invalidated likewise, unless SUSPEND2_LOCKED=keep (and the boot stops
+# when that fails).  A refused image
 # still on its target (exit 9), or any other failure of --resume, gets one
 # --invalidate; when that cannot open the target either, the boot stops
 # before the root filesystem is mounted.  Status 10 (from --resume or
@@ -67,7 +68,7 @@ else
 		warn "suspend2: the encrypted hibernation image of profile $SUSPEND2_PROFILE was not unlocked: invalidating it, as for noresume, so that no later boot restores it (SUSPEND2_LOCKED=keep in /etc/default/suspend2 keeps it)"
 		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 			${loc:+--set resume_location=$loc} ||
-			warn "suspend2: hibernate --invalidate exited with status $?: the image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
+			die "suspend2: cannot invalidate the locked hibernation image of profile $SUSPEND2_PROFILE: a later boot would restore it over what this boot changes; boot with suspend2.resume=no to go on anyway, or set SUSPEND2_LOCKED=keep"
 	elif [ $rc = 9 ]; then
 		# A refused image still on its target: once more, then stop
 		# before the root filesystem is mounted.
