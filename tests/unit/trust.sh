@@ -178,6 +178,7 @@ done
 # link or a shared one; -p names a profile; Ctrl-Z at the prompt leaves
 # the terminal with echo on, and fg asks again with echo off.
 printf 'pass\n' >"$T/pass"
+chmod 600 "$T/pass"
 mkdir -m 0755 "$T/victim"
 ln -s "$T/victim" "$T/keylink"
 expect_rc "--setup-key, the key directory a symbolic link: exit 7" 7 \
