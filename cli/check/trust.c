@@ -96,7 +96,10 @@ static int module_unsafe(const struct run *r, char *why, size_t len)
 		return 0;	/* a name: modprobe finds it in root's tree */
 	if (stat(v->value, &st))
 		return 0;	/* missing: insmod says so */
-	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);
+	if (perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len))
+		return -EPERM;
+	/* Its directories and the links on the way too. */
+	return perm_program_trusted(v->value, why, len) ? -EPERM : 0;
 }
 
 int check_module_trust(struct run *r)

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -176,7 +177,9 @@ int perm_hook_command(const char *cmd, char *why, size_t len)
 			 perm_file_type(st.st_mode));
 		return -EPERM;
 	}
-	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
+	if (perm_owner_mode(path, st.st_uid, st.st_mode, why, len))
+		return -EPERM;
+	return perm_program_trusted(path, why, len) ? -EPERM : 0;
 }
 
 /*
@@ -222,6 +225,48 @@ int perm_path_trusted(const char *path, char *why, size_t len)
 		else
 			*slash = '\0';
 	}
+}
+
+/*
+ * A file root runs or loads (a hook's program, a module by path): the
+ * file, every directory above it and every symbolic link on the way
+ * root's alone, both along PATH as written (relative to the working
+ * directory) and along the path it resolves to.  0, or -EPERM or
+ * -errno with why.
+ */
+int perm_program_trusted(const char *path, char *why, size_t len)
+{
+	char abs[PATH_MAX], *real;
+	int r;
+
+	if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		if (!getcwd(abs, sizeof(abs))) {
+			r = errno;
+			snprintf(why, len, "%s: %s", path, strerror(r));
+			return -r;
+		}
+		if (strlen(abs) + 1 + strlen(path) >= sizeof(abs)) {
+			snprintf(why, len, "%s: %s", path,
+				 strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG;
+		}
+		strcat(abs, "/");
+		strcat(abs, path);
+	}
+	r = perm_path_trusted(abs, why, len);
+	if (r)
+		return r;
+	real = realpath(abs, NULL);
+	if (!real) {
+		r = errno;
+		snprintf(why, len, "%s: %s", path, strerror(r));
+		return -r;
+	}
+	r = strcmp(real, abs) ? perm_path_trusted(real, why, len) : 0;
+	free(real);
+	return r;
 }
 
 const char *perm_file_type(mode_t mode)
