@@ -138,6 +138,41 @@ static int refuse_volatile(struct run *r, const char *path)
 	return HIB_EXIT_FAILURE;
 }
 
+/*
+ * A target file holds the memory image: whoever may read it reads
+ * root's memory (keys, passwords), whoever may write it changes what
+ * the next resume restores as root.  It must be root's, open to no one
+ * else, under directories root alone may change (swapon(8) warns about
+ * the same).  --invalidate only clears the image and is not refused.
+ * WHAT is the key or the check the target comes from; 0 when safe or
+ * not a regular file, else HIB_EXIT_PERM.
+ */
+static int refuse_unsafe_file(struct run *r, const char *what,
+			      const char *path)
+{
+	char why[2 * PATH_MAX + 256];
+	struct stat st;
+
+	if (r->ctl->action == ACT_INVALIDATE || stat(path, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_uid || (st.st_mode & (S_IRWXG | S_IRWXO))) {
+		snprintf(why, sizeof(why),
+			 "it is owned by %s%u, mode %04o; it holds root's memory image and must be owned by root and open to no one else: chown root %s; chmod 0600 %s",
+			 st.st_uid ? "uid " : "root, uid ",
+			 (unsigned int)st.st_uid,
+			 (unsigned int)(st.st_mode & 07777), path, path);
+	} else if (perm_path_trusted(path, why, sizeof(why))) {
+		/* why says which directory, and the fix. */
+	} else {
+		return 0;
+	}
+	hib_err("%s: refusing the target %s: %s; nothing was changed", what,
+		path, why);
+	note(r, "check: target %s: not root's alone: FAILED", path);
+	return HIB_EXIT_PERM;
+}
+
 static bool file_writer(const struct run *r)
 {
 	const char *w = r->prof.v[K_WRITER].value;
@@ -192,6 +227,8 @@ int swap_on_demand(struct run *r, bool on)
 			r->prof.v[K_TARGET].value);
 		return HIB_EXIT_FAILURE;
 	}
+	if (refuse_unsafe_file(r, "swap_on_demand", path))
+		return HIB_EXIT_PERM;
 	if (!sys_swap_free(SYS_PROC_SWAPS, path, &room)) {
 		note(r, "check: swap_on_demand: %s is already active swap, left as it is",
 		     path);
@@ -578,6 +615,12 @@ int check_target(struct run *r, bool need_room)
 			 file_writer(r) ? "a regular file" :
 			 "a block device (writer = file takes a regular file)");
 		return soft_fail_hint(r, msg, hint);
+	}
+	if (S_ISREG(st.st_mode) && file_writer(r)) {
+		snprintf(msg, sizeof(msg), "%s: key 'target'", where);
+		ret = refuse_unsafe_file(r, msg, r->target);
+		if (ret)
+			return ret;
 	}
 	/* What the module refuses when the target is written: say it first. */
 	if (S_ISREG(st.st_mode) && !strcmp(r->prof.v[K_WRITER].value, "file")) {

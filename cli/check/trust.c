@@ -53,16 +53,29 @@ void note_root(struct run *r)
  * themselves, so a refusal changes nothing.  Returns 0 when they may run
  * (or there are none), else why holds the reason.
  */
+/* One hook; why starts with the file and line of its key. */
+static int hook_unsafe(const struct profile *p, const char *key,
+		       const struct conf_cmd *h, char *why, size_t len)
+{
+	char what[PATH_MAX + 256];
+
+	if (!perm_hook_command(h->cmd, what, sizeof(what)))
+		return 0;
+	snprintf(why, len, "%s:%d: %s: %s", p->hook_file ? p->hook_file : "-",
+		 h->line, key, what);
+	return -EPERM;
+}
+
 static int hooks_unsafe(const struct run *r, char *why, size_t len)
 {
 	const struct profile *p = &r->prof;
 	size_t i;
 
 	for (i = 0; i < p->npre; i++)
-		if (perm_hook_command(p->pre[i].cmd, why, len))
+		if (hook_unsafe(p, "pre_hibernate", &p->pre[i], why, len))
 			return -EPERM;
 	for (i = 0; i < p->npost; i++)
-		if (perm_hook_command(p->post[i].cmd, why, len))
+		if (hook_unsafe(p, "post_resume", &p->post[i], why, len))
 			return -EPERM;
 	return 0;
 }
@@ -83,7 +96,10 @@ static int module_unsafe(const struct run *r, char *why, size_t len)
 		return 0;	/* a name: modprobe finds it in root's tree */
 	if (stat(v->value, &st))
 		return 0;	/* missing: insmod says so */
-	return perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len);
+	if (perm_owner_mode(v->value, st.st_uid, st.st_mode, why, len))
+		return -EPERM;
+	/* Its directories and the links on the way too. */
+	return perm_program_trusted(v->value, why, len) ? -EPERM : 0;
 }
 
 int check_module_trust(struct run *r)

@@ -162,9 +162,21 @@ static int resolve_profile(struct run *r)
 		r->prof.v[K_MODULE].file = "command line";
 		r->prof.v[K_MODULE].line = 0;
 	}
-	if (!r->prof.v[K_TARGET].value)
-		return hint_no_target(r->conf.path, r->conf.have_stat,
-				      r->prof.name);
+	if (!r->prof.v[K_TARGET].value) {
+		ret = hint_no_target(r->conf.path, r->conf.have_stat,
+				     r->prof.name);
+		/*
+		 * Resuming or invalidating with a profile that exists, was
+		 * read without error and names no target: nothing was ever
+		 * hibernated with it, which the initramfs scripts tell apart
+		 * from a mistake (status 3) by this status of its own.
+		 */
+		if (r->conf.have_stat && !r->prof.v[K_RESUME_LOCATION].value &&
+		    (ctl->action == ACT_RESUME ||
+		     ctl->action == ACT_INVALIDATE))
+			ret = HIB_EXIT_UNSET;
+		return ret;
+	}
 	return 0;
 }
 

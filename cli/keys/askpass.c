@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -198,9 +199,25 @@ int askpass_open(struct askpass *a, const char *file, bool helpers)
 		}
 	}
 	if (file) {
+		struct stat st;
+
 		/* Not a FIFO or a device: one would hang the boot. */
 		a->fd = perm_open_regular(file, a->why, sizeof(a->why));
-		return a->fd < 0 ? a->fd : 0;
+		if (a->fd < 0)
+			return a->fd;
+		/*
+		 * A secret, judged as the key files are on the file opened:
+		 * whoever else may read it has the passphrase, whoever may
+		 * write it chooses the one a new key is sealed with.
+		 */
+		if (fstat(a->fd, &st) ||
+		    perm_secret(file, st.st_uid, st.st_mode, a->why,
+				sizeof(a->why))) {
+			close(a->fd);
+			a->fd = -1;
+			return -EPERM;
+		}
+		return 0;
 	}
 	a->fd = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
 	if (a->fd < 0)

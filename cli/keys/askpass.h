@@ -25,7 +25,7 @@ struct askpass {
 	const char *helper;	/* ASKPASS_PLYMOUTH or ASKPASS_CRYPTSETUP */
 	bool plymouth;
 	char path[4096];	/* the helper, under HIBERNATE_SYSROOT */
-	char why[128];		/* why FILE could not be opened */
+	char why[2 * 4096 + 256];	/* why FILE could not be used */
 };
 
 /*

@@ -26,10 +26,20 @@ int keytrust_files(const char *name, char *why, size_t len)
 	struct stat st;
 	size_t i;
 
-	/* The directory as it will be used: a link counts as its target. */
+	/*
+	 * The directory itself, as --setup-key judges it (dir_trusted()):
+	 * a symbolic link is refused, whatever it names now, since the
+	 * files are read through it again later.
+	 */
 	keyfile_dir(dir, sizeof(dir));
-	if (stat(dir, &st))
+	if (lstat(dir, &st))
 		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(why, len,
+			 "key directory %s is a symbolic link; it must be a directory of root's alone: replace the link with the directory it names",
+			 dir);
+		return -EPERM;
+	}
 	if (!S_ISDIR(st.st_mode)) {
 		snprintf(why, len, "%s is not a directory", dir);
 		return -EPERM;

@@ -24,6 +24,11 @@
 #define HIB_EXIT_PERM		7	/* not root, or an unsafe file */
 #define HIB_EXIT_LOCKED		8	/* encrypted image left locked, intact */
 #define HIB_EXIT_STALE		9	/* a refused image is still restorable */
+/*
+ * --resume, --invalidate: the profile names no target: nothing was ever
+ * hibernated with it (every other configuration error is 3).
+ */
+#define HIB_EXIT_UNSET		10
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -9,7 +9,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,38 +92,181 @@ int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
 }
 
 /*
- * The program a hook runs, when it names one by absolute path: the
- * first word of the command, up to a blank or a shell operator.
+ * Words that make the shell run another program than themselves: a
+ * program named after one of them escapes the check below, so a hook
+ * may not start with one.  Name the program itself, or put the command
+ * in a script of root's and name that.
  */
-static bool hook_program(const char *cmd, char *path, size_t len)
-{
-	size_t n;
-
-	cmd += strspn(cmd, " \t");
-	if (*cmd != '/')
-		return false;
-	n = strcspn(cmd, " \t;&|<>()`");
-	if (n >= len)
-		return false;
-	memcpy(path, cmd, n);
-	path[n] = '\0';
-	return true;
-}
+static const char *const hook_runners[] = {
+	"!", ".", "{", "builtin", "bash", "busybox", "case", "chroot",
+	"command", "coproc", "dash", "do", "doas", "elif", "else", "env",
+	"eval", "exec", "for", "function", "if", "ionice", "ksh", "nice",
+	"nohup", "runuser", "select", "setsid", "sh", "source", "stdbuf",
+	"su", "sudo", "then", "time", "timeout", "until", "while", "xargs",
+	"zsh",
+};
 
 /*
- * 0 when the hook's program (if it names one by absolute path) is
- * trusted.  stat() follows symbolic links on purpose: the file that runs
- * is the target, and a link is only as safe as its directory, which the
- * administrator chose.  A missing program is left to fail as the hook.
+ * Characters the shell quotes or expands in a word (or that make it an
+ * assignment, VAR=x /prog): the program that runs is then not the text
+ * written, so a first word holding one is refused, not guessed at.
+ */
+#define HOOK_SHELL_CHARS "'\"\\$`*?[]~{}=!#%"
+
+/*
+ * 0 when the hook's program may run as root, else -EPERM and why.  The
+ * program is the command's first word, up to a blank or a shell
+ * operator.  A word the shell would rewrite, or one that runs another
+ * program, is refused; a bare name is found through PATH, as root's
+ * commands are; a word with a '/' must be an absolute path to an
+ * existing regular, executable file that root alone may change, with
+ * every directory above it (perm_path_trusted()).
  */
 int perm_hook_command(const char *cmd, char *why, size_t len)
 {
 	char path[4096];
 	struct stat st;
+	size_t i, n;
+	int r;
 
-	if (!hook_program(cmd, path, sizeof(path)) || stat(path, &st))
-		return 0;
-	return perm_owner_mode(path, st.st_uid, st.st_mode, why, len);
+	cmd += strspn(cmd, " \t\n");
+	n = strcspn(cmd, " \t\n;&|<>()");
+	if (!n) {
+		snprintf(why, len,
+			 "the command \"%s\" does not start with a program; name the program by its absolute path first",
+			 cmd);
+		return -EPERM;
+	}
+	if (n >= sizeof(path)) {
+		snprintf(why, len, "the program of \"%.64s...\" is too long",
+			 cmd);
+		return -EPERM;
+	}
+	memcpy(path, cmd, n);
+	path[n] = '\0';
+	if (strpbrk(path, HOOK_SHELL_CHARS)) {
+		snprintf(why, len,
+			 "the program \"%s\" holds shell quoting or expansion, so the file that runs is not the one named; write its absolute path plainly",
+			 path);
+		return -EPERM;
+	}
+	for (i = 0; i < sizeof(hook_runners) / sizeof(hook_runners[0]); i++) {
+		if (strcmp(path, hook_runners[i]))
+			continue;
+		snprintf(why, len,
+			 "\"%s\" runs another program, which would not be checked; name that program by its absolute path, or put the command in a script of root's",
+			 path);
+		return -EPERM;
+	}
+	if (!strchr(path, '/'))
+		return 0;	/* found through PATH, as root's commands are */
+	if (path[0] != '/') {
+		snprintf(why, len,
+			 "the program %s is not an absolute path; hooks do not run in a known directory",
+			 path);
+		return -EPERM;
+	}
+	if (stat(path, &st)) {
+		r = errno;
+		snprintf(why, len, "the program %s: %s", path, strerror(r));
+		return -EPERM;
+	}
+	if (!S_ISREG(st.st_mode) || !(st.st_mode & 0111)) {
+		snprintf(why, len, "the program %s is %s", path,
+			 S_ISREG(st.st_mode) ? "not executable" :
+			 perm_file_type(st.st_mode));
+		return -EPERM;
+	}
+	if (perm_owner_mode(path, st.st_uid, st.st_mode, why, len))
+		return -EPERM;
+	return perm_program_trusted(path, why, len) ? -EPERM : 0;
+}
+
+/*
+ * 0 when PATH and every directory above it are root's alone (or the
+ * invoking user's: perm_owner_mode()), else -EPERM (-errno when one
+ * cannot be looked at) and why.  A sticky directory of root's such as
+ * /tmp passes: others may add names there, not replace ours.  Each
+ * component is looked at through stat(), so a symbolic link counts as
+ * what it names, and also as itself: a link owned by another user
+ * (who may point it elsewhere at will) is refused.
+ */
+int perm_path_trusted(const char *path, char *why, size_t len)
+{
+	char buf[PATH_MAX], *slash;
+	struct stat st;
+	int r;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		if (!lstat(buf, &st) && S_ISLNK(st.st_mode) && st.st_uid &&
+		    st.st_uid != geteuid()) {
+			snprintf(why, len,
+				 "%s is a symbolic link owned by uid %u, who may point it anywhere",
+				 buf, (unsigned int)st.st_uid);
+			return -EPERM;
+		}
+		if (stat(buf, &st)) {
+			r = errno;
+			snprintf(why, len, "%s: %s", buf, strerror(r));
+			return -r;
+		}
+		if (!(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+		      st.st_uid == 0) &&
+		    perm_owner_mode(buf, st.st_uid, st.st_mode, why, len))
+			return -EPERM;
+		if (!strcmp(buf, "/"))
+			return 0;
+		slash = strrchr(buf, '/');
+		if (!slash)
+			return 0;	/* relative: realpath() never gives one */
+		if (slash == buf)
+			buf[1] = '\0';
+		else
+			*slash = '\0';
+	}
+}
+
+/*
+ * A file root runs or loads (a hook's program, a module by path): the
+ * file, every directory above it and every symbolic link on the way
+ * root's alone, both along PATH as written (relative to the working
+ * directory) and along the path it resolves to.  0, or -EPERM or
+ * -errno with why.
+ */
+int perm_program_trusted(const char *path, char *why, size_t len)
+{
+	char abs[PATH_MAX], *real;
+	int r;
+
+	if (path[0] == '/') {
+		snprintf(abs, sizeof(abs), "%s", path);
+	} else {
+		if (!getcwd(abs, sizeof(abs))) {
+			r = errno;
+			snprintf(why, len, "%s: %s", path, strerror(r));
+			return -r;
+		}
+		if (strlen(abs) + 1 + strlen(path) >= sizeof(abs)) {
+			snprintf(why, len, "%s: %s", path,
+				 strerror(ENAMETOOLONG));
+			return -ENAMETOOLONG;
+		}
+		strcat(abs, "/");
+		strcat(abs, path);
+	}
+	r = perm_path_trusted(abs, why, len);
+	if (r)
+		return r;
+	real = realpath(abs, NULL);
+	if (!real) {
+		r = errno;
+		snprintf(why, len, "%s: %s", path, strerror(r));
+		return -r;
+	}
+	r = strcmp(real, abs) ? perm_path_trusted(real, why, len) : 0;
+	free(real);
+	return r;
 }
 
 const char *perm_file_type(mode_t mode)

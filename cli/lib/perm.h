@@ -22,6 +22,14 @@ int perm_owner_mode(const char *file, uid_t uid, mode_t mode, char *why,
 int perm_secret(const char *file, uid_t uid, mode_t mode, char *why,
 		size_t len);
 int perm_hook_command(const char *cmd, char *why, size_t len);
+/*
+ * PATH and every directory above it root's alone (a sticky directory of
+ * root's passes), no component a symbolic link of another user's: 0, or
+ * -EPERM or -errno with why.
+ */
+int perm_path_trusted(const char *path, char *why, size_t len);
+/* The same along PATH as written and along the path it resolves to. */
+int perm_program_trusted(const char *path, char *why, size_t len);
 /* "a FIFO", "a directory", ... for a file that should be a regular one. */
 const char *perm_file_type(mode_t mode);
 /*

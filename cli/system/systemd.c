@@ -99,40 +99,6 @@ bool sd_quote(const char *w, char *out, size_t len)
 }
 
 /*
- * systemd runs the drop-in's command as root at every hibernation, so
- * the file and every directory above it must be root's alone (a sticky
- * directory such as /tmp only lets others add names, not replace ours);
- * perm_owner_mode also accepts the invoking user's own files, which only
- * matters when HIBERNATE_SYSROOT moves the drop-in elsewhere.
- */
-static int path_trusted(const char *path, char *why, size_t len)
-{
-	char buf[PATH_MAX], *slash;
-	struct stat st;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (;;) {
-		if (stat(buf, &st)) {
-			snprintf(why, len, "%s: %s", buf, strerror(errno));
-			return -errno;
-		}
-		if (!(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
-		      st.st_uid == 0) &&
-		    perm_owner_mode(buf, st.st_uid, st.st_mode, why, len))
-			return -EPERM;
-		if (!strcmp(buf, "/"))
-			return 0;
-		slash = strrchr(buf, '/');
-		if (!slash)
-			return 0;	/* relative: realpath() never gives one */
-		if (slash == buf)
-			buf[1] = '\0';
-		else
-			*slash = '\0';
-	}
-}
-
-/*
  * The command systemd will run: this binary, found through
  * /proc/self/exe (so a symbolic link or a relative name is resolved),
  * when root alone may change it; else the canonical install path.
@@ -142,7 +108,7 @@ static int self_path(char *out, size_t len)
 	char why[2 * PATH_MAX + 256], why2[2 * PATH_MAX + 256];
 	char *self = realpath("/proc/self/exe", NULL);
 
-	if (self && !path_trusted(self, why, sizeof(why))) {
+	if (self && !perm_path_trusted(self, why, sizeof(why))) {
 		snprintf(out, len, "%s", self);
 		free(self);
 		return 0;
@@ -150,7 +116,7 @@ static int self_path(char *out, size_t len)
 	if (!self)
 		snprintf(why, sizeof(why), "/proc/self/exe: %s",
 			 strerror(errno));
-	if (!path_trusted(HIB_INSTALL_PATH, why2, sizeof(why2))) {
+	if (!perm_path_trusted(HIB_INSTALL_PATH, why2, sizeof(why2))) {
 		hib_warn("--install-systemd: not using %s (%s); the drop-in runs %s",
 			 self ? self : "this binary", why, HIB_INSTALL_PATH);
 		snprintf(out, len, "%s", HIB_INSTALL_PATH);

@@ -67,6 +67,7 @@ conf() {
 mode() { stat -c %a "$1"; }
 
 dd if=/dev/zero of="$T/full" bs=64k count=4 status=none
+chmod 0600 "$T/full"
 
 conf "encryption = aes-gcm"
 run_both "encryption without key" 3 --test -f
@@ -182,6 +183,23 @@ rm -rf "$T/keys" "$T/boot"
 # --setup-key.
 conf "compressor = lz4"
 printf 'pass one\n' >"$T/pass"
+# A passphrase file is a secret: others may neither read nor write it.
+for m in 644 640 604 620; do
+	chmod "$m" "$T/pass"
+	expect_rc "--setup-key, passphrase file mode $m: exit 7" 7 \
+		"$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+	check "... says why, with chmod 600" grep -q "cannot read $T/pass: $T/pass is owned by root, uid 0, mode 0$m (open to .*chmod 600 $T/pass" "$T/err"
+	check "... and makes no key" test ! -e "$T/keys/t.pub"
+done
+chmod 600 "$T/pass"
+if [[ $(id -u) == 0 ]]; then
+	chown 65534 "$T/pass"
+	expect_rc "--setup-key, passphrase file of another user: exit 7" 7 \
+		"$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+	check "... says chown root" grep -q "owned by uid 65534.*chown root $T/pass" "$T/err"
+	chown 0 "$T/pass"
+fi
+rm -rf "$T/keys"
 expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
 check "--setup-key: key id printed" grep -q "key 't' (id [0-9a-f]\{16\})" "$T/err"
 check "--setup-key: ends saying to rebuild the running kernel's initramfs" sh -c "tail -n 1 '$T/err' | grep -q 'rebuild the initramfs now, .*update-initramfs -u -k $(uname -r) (or dracut -f)$'"
@@ -203,6 +221,7 @@ expect_rc "--setup-key t --force" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=mi
 check "--force: a new key" test "$(cmp -s "$T/t.pub.old" "$T/keys/t.pub"; echo $?)" = 1
 check "--force: a new authentication key" test "$(cmp -s "$T/t.auth.old" "$T/keys/t.auth"; echo $?)" = 1
 : >"$T/empty"
+chmod 600 "$T/empty"
 expect_rc "--setup-key with an empty passphrase" 1 "$HIB" -c "$T/c.conf" --setup-key e --kdf=min --passphrase-file "$T/empty"
 check "empty passphrase: refused" grep -q "empty passphrase refused" "$T/err"
 expect_rc "--setup-key bad/name" 2 "$HIB" --setup-key bad/name
@@ -357,6 +376,12 @@ conf "encryption = aes-gcm" "key = keyring:t"
 make_image "$id"
 cp "$T/img" "$T/img.orig"
 printf 'wrong\nwronger\nwrongest\nnot read\n' >"$T/wrong"
+chmod 644 "$T/wrong"
+resume_tree
+expect_rc "--resume, a passphrase file others may read: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/wrong"
+check "... says why, asks nothing" sh -c "grep -q 'cannot read $T/wrong: .*mode 0644 (open to group and others)' '$T/err' && ! grep -q 'wrong passphrase' '$T/err'"
+check "... resume not written" test ! -s "$CFS/action"
+chmod 600 "$T/wrong"
 resume_tree
 expect_rc "--resume, three wrong passphrases: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f --passphrase-file "$T/wrong"
 check "wrong passphrase (try 1 of 3)" grep -qx "hibernate: wrong passphrase (try 1 of 3)" "$T/err"
@@ -600,6 +625,7 @@ rm -rf "$T/lib"
 
 # An image for another key of the directory: that key is asked for.
 printf 'pass two\n' >"$T/pass2"
+chmod 600 "$T/pass2"
 expect_rc "--setup-key u" 0 "$HIB" -c "$T/c.conf" --setup-key u --kdf=min --passphrase-file "$T/pass2"
 uid=$(sha256sum "$T/keys/u.pub" | head -c 16)
 make_image "$uid"

@@ -74,6 +74,8 @@ truncate -s 256K "$T/sparse"
 printf 'ab' >"$T/two"
 fallocate -l 256K "$T/falloc" 2>/dev/null || cp "$T/sparse" "$T/falloc"
 dd if=/dev/zero of="$T/noswap" bs=64k count=4 status=none
+# Image files are root's alone (else refused with exit 7, trust.sh).
+chmod 0600 "$T/full" "$T/sparse" "$T/two" "$T/falloc" "$T/noswap"
 
 conf file "$T/full"
 same "file target written in full, too small for the image" 1 --test
@@ -89,6 +91,7 @@ conf file "$T/two"
 same "two-byte file target" 1 --test
 if [[ -d /dev/shm && -w /dev/shm ]]; then
 	dd if=/dev/zero of=/dev/shm/hib-dryrun-$$ bs=64k count=4 status=none
+	chmod 0600 /dev/shm/hib-dryrun-$$
 	conf file /dev/shm/hib-dryrun-$$
 	same "file target on tmpfs" 1 --test
 	check "tmpfs: the message says tmpfs" grep -q "is on tmpfs" "$T/real.err"
@@ -203,6 +206,7 @@ if [[ $e1k == yes ]]; then
 	for i in 1 2 3 4; do
 		rm -f "$T/e1k/swap"
 		dd if=/dev/zero of="$T/e1k/swap" bs=64k count=8 status=none && sync
+		chmod 0600 "$T/e1k/swap"
 		start=$(filefrag -v -b1024 "$T/e1k/swap" | awk '$1 == "0:" { sub(/\.\..*/, "", $4); print $4 }')
 		[[ $start =~ ^[0-9]+$ ]] && ((start % 4)) && break
 		dd if=/dev/zero of="$T/e1k/pad$i" bs=1k count=1 status=none && sync

@@ -55,6 +55,7 @@ terminal() {
 
 fake_tree
 : >"$T/t"
+chmod 0600 "$T/t"
 printf '[p]\nwriter = file\ntarget = %s\n' "$T/t" >"$T/c.conf"
 
 # ---- What the configuration file says (a ']' would end the section

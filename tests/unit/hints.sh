@@ -27,6 +27,27 @@ fake_tree "$CFS"
 touch "$T/target"
 
 # The shipped configuration names no target: say what to set, exit 3.
+# --resume and --invalidate exit 10 instead (nothing was hibernated with
+# it, the initramfs goes on); an unknown profile, a missing
+# configuration or one with errors stays 3.
+for a in --resume --invalidate; do
+	expect_rc "shipped hibernate.conf without a target: $a exits 10" 10 \
+		"$HIB" -c "$TOP/etc/hibernate.conf" --configfs "$CFS" $a
+	check "$a, no target: says which profile" \
+		grep -q "^hibernate: no target: profile 'default' of $TOP/etc/hibernate.conf" "$T/err"
+	expect_rc "shipped hibernate.conf, [battery] without a target: $a exits 10" 10 \
+		"$HIB" -c "$TOP/etc/hibernate.conf" --configfs "$CFS" -p battery $a
+	expect_rc "$a, unknown profile: exits 3" 3 \
+		"$HIB" -c "$TOP/etc/hibernate.conf" --configfs "$CFS" -p nosuch $a
+	expect_rc "$a, missing configuration: exits 3" 3 \
+		"$HIB" -c "$T/nosuch.conf" --configfs "$CFS" $a
+	printf '[default]\nbogus_key = 1\n' >"$T/bad.conf"
+	expect_rc "$a, configuration with errors: exits 3" 3 \
+		"$HIB" -c "$T/bad.conf" --configfs "$CFS" $a
+	expect_rc "$a, no target but a resume_location: exits 3" 3 \
+		"$HIB" -c "$TOP/etc/hibernate.conf" --configfs "$CFS" $a \
+		--set resume_location=/dev/nosuch:0
+done
 expect_rc "shipped hibernate.conf without a target exits 3" 3 \
 	"$HIB" -c "$TOP/etc/hibernate.conf" --configfs "$CFS" -n
 check "no target: says which profile of which file" \
@@ -215,7 +236,8 @@ ir_case "suspend2.resume=no goes on past a failing invalidate" \
 	"suspend2.resume=no" "--invalidate $base"
 # Any other failure of --resume (it could not look: a typo in
 # suspend2.resume=, no module, no device): --invalidate; when that cannot
-# open the target either, the boot stops; status 3 (no target) goes on.
+# open the target either, the boot stops; status 10 (no target) goes on,
+# status 3 (a typo'd profile, a broken configuration) does not.
 for rc in 1 2 5; do
 	export IR_RESUME_RC=$rc IR_INVALIDATE_RC=1
 	ir_case "--resume exit $rc, --invalidate fails too: the boot stops" \
@@ -228,10 +250,46 @@ export IR_RESUME_RC=2 IR_INVALIDATE_RC=0
 ir_case "--resume exit 2, the image invalidated: the boot goes on" \
 	"root=/dev/vda" "--resume $base
 --invalidate $base"
-export IR_RESUME_RC=3 IR_INVALIDATE_RC=3
-ir_case "a profile with no target (exit 3): the boot goes on" \
+export IR_RESUME_RC=3 IR_INVALIDATE_RC=10
+ir_case "--invalidate: a profile with no target (exit 10): the boot goes on" \
 	"root=/dev/vda" "--resume $base
 --invalidate $base"
+export IR_RESUME_RC=10 IR_INVALIDATE_RC=1
+ir_case "--resume: a profile with no target (exit 10): on, no invalidate" \
+	"root=/dev/vda" "--resume $base"
+export IR_RESUME_RC=3 IR_INVALIDATE_RC=3
+ir_case "--invalidate exit 3 (unknown profile, config error): the boot stops" \
+	"root=/dev/vda suspend2.profile=typo" "--resume -c /etc/hibernate.conf -p typo
+--invalidate -c /etc/hibernate.conf -p typo
+STOP"
+# --resume exits 8: an encrypted image left locked is invalidated; when
+# that fails, the boot stops as for 9 (SUSPEND2_LOCKED=keep: kept, on).
+export IR_RESUME_RC=8 IR_INVALIDATE_RC=0
+ir_case "a locked image invalidated: the boot goes on" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base"
+export IR_INVALIDATE_RC=1
+ir_case "a locked image that cannot be invalidated stops the boot" \
+	"root=/dev/vda" "--resume $base
+--invalidate $base
+STOP"
+for s in premount dracut; do
+	sed "s|^SUSPEND2_LOCKED=invalidate\$|SUSPEND2_LOCKED=keep|" \
+		"$T/ir/$s" >"$T/ir/$s.keep"
+done
+sed "s|^SUSPEND2_LOCKED=invalidate\$|SUSPEND2_LOCKED=keep|" \
+	"$T/ir/resume.sh" >"$T/ir/resume.sh.keep"
+sed "s|$T/ir/resume.sh\$|$T/ir/resume.sh.keep|" "$T/ir/dracut" >"$T/ir/dracut.keep"
+echo root=/dev/vda >"$T/ir/cmdline"
+for s in premount dracut; do
+	: >"$IR_LOG"
+	sh "$T/ir/$s.keep" >/dev/null 2>&1
+	if [[ $(cat "$IR_LOG") == "--resume $base" ]]; then
+		pass "$s: SUSPEND2_LOCKED=keep: a locked image kept, the boot goes on"
+	else
+		fail "$s: SUSPEND2_LOCKED=keep: ran '$(cat "$IR_LOG")'"
+	fi
+done
 unset IR_RESUME_RC IR_INVALIDATE_RC
 
 # The report says the program's name like every message, not the module's.

@@ -45,6 +45,7 @@ PY
 }
 
 dd if=/dev/zero of="$T/full" bs=64k count=4 status=none
+chmod 0600 "$T/full"
 
 # 1. Hostile names.  A configuration whose path holds a newline and what
 # the text plan's lines look like: nothing of it becomes a check, a step
@@ -97,6 +98,7 @@ assert j["failed_checks"] and j["error"], j'
 # whatever stopped it.
 printf '[default]\ntarget = %s\n' "$T/nosuch" >"$T/missing.conf"
 truncate -s 256K "$T/sparse"
+chmod 0600 "$T/sparse"
 printf '[default]\nwriter = file\ntarget = %s\n' "$T/sparse" >"$T/sparse.conf"
 printf '[default]\ntarget = /x\ncompresor = lz4\n' >"$T/badkey.conf"
 printf '[default]\ntarget = %s\ncompressor = brotli\n' "$T/full" >"$T/word.conf"

@@ -55,7 +55,7 @@ for k in $TUNABLES inherit \
 done
 
 # Every exit status the binary uses is documented.
-for code in 0 1 2 3 4 5 6 7; do
+for code in 0 1 2 3 4 5 6 7 8 9 10; do
 	if sed -n '/^EXIT STATUS/,/^ENVIRONMENT/p' <<<"$MAN8" | grep -qE "^ +$code( |\$)"; then
 		pass "hibernate.8 EXIT STATUS $code"
 	else

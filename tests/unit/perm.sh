@@ -92,6 +92,56 @@ chmod 0755 "$T/hook"
 cycle "0755 hook program runs" 0 "$T/prog.conf"
 check "0755 hook program ran" test -e "$T/marker"
 
+# Another user's program, reached through shell quoting or a word that
+# runs another program: the check must not be dodged (exit 7, file:line).
+chown 65534 "$T/hook"
+for h in "$T/hook'' x" "\"$T/hook\"" "\\$T/hook" "exec $T/hook" \
+	"$T/hook\$IFS" "env $T/hook" "X=1 $T/hook"; do
+	conf "$T/q.conf" 0644 "$h"
+	cycle "hook program \"$h\" exits 7" 7 "$T/q.conf"
+	check "hook \"$h\": did not run" test ! -e "$T/marker"
+	check "hook \"$h\": message names file:line" \
+		grep -q "refusing to run the hooks of $T/q.conf: $T/q.conf:3: pre_hibernate: " "$T/err"
+done
+conf "$T/q.conf" 0644 "$T/nosuch --now"
+cycle "missing hook program exits 7" 7 "$T/q.conf"
+check "missing hook program: message" \
+	grep -q "$T/q.conf:3: pre_hibernate: the program $T/nosuch: No such file" "$T/err"
+chown 0 "$T/hook"
+
+# Whoever may change a directory above the program, or a symbolic link on
+# the way to it, may swap the program: each must be root's alone too.
+mkdir -p "$T/hd/sub"
+cp "$T/hook" "$T/hd/sub/prog"
+chmod 0755 "$T/hd/sub/prog"
+conf "$T/hd.conf" 0644 "$T/hd/sub/prog --now"
+chmod 0777 "$T/hd"
+cycle "hook program under a world-writable directory exits 7" 7 "$T/hd.conf"
+check "... naming the directory" grep -q "$T/hd.conf:3: pre_hibernate: $T/hd is owned by .*mode 0777" "$T/err"
+check "... the hook did not run" test ! -e "$T/marker"
+chmod 0755 "$T/hd"
+cycle "hook program under root's directories runs" 0 "$T/hd.conf"
+ln -s "$T/hd/sub/prog" "$T/hd/link"
+chown -h 65534 "$T/hd/link"
+conf "$T/hl.conf" 0644 "$T/hd/link"
+cycle "hook program through another user's symbolic link exits 7" 7 "$T/hl.conf"
+check "... naming the link" grep -q "$T/hd/link is a symbolic link owned by uid 65534" "$T/err"
+chown -h 0 "$T/hd/link"
+cycle "hook program through root's symbolic link runs" 0 "$T/hl.conf"
+chmod 0775 "$T/hd/sub"
+cycle "hook program through a link into a group-writable directory exits 7" 7 "$T/hl.conf"
+check "... naming the directory the link leads to" grep -q "$T/hd/sub is owned by .*mode 0775" "$T/err"
+chmod 0755 "$T/hd/sub"
+# The same for a module given by path.
+cp "$T/s2.ko" "$T/hd/sub/s2.ko"
+chmod 0644 "$T/hd/sub/s2.ko"
+printf '[default]\ntarget = %s\nmodule = %s\n' "$T/target" "$T/hd/sub/s2.ko" >"$T/hm.conf"
+chmod 0757 "$T/hd/sub"
+cycle "module under a world-writable directory exits 7" 7 "$T/hm.conf"
+check "... naming the directory" grep -q "refusing to load $T/hd/sub/s2.ko: $T/hd/sub is owned by .*mode 0757" "$T/err"
+chmod 0755 "$T/hd/sub"
+cycle "module under root's directories loads" 0 "$T/hm.conf"
+
 # A symbolic link where the lock file goes: refused, its target untouched.
 rm -f "$T/run/hibernate.lock"
 ln -s "$T/victim" "$T/run/hibernate.lock"

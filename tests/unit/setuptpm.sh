@@ -39,6 +39,7 @@ printf '[default]\ntarget = /x\n[sealed]\nencryption = aes-gcm\nkey = tpm   # co
 
 # A passphrase at hand, as for a key file: none is made all the same.
 printf 'pass one\n' >"$T/pass"
+chmod 600 "$T/pass"
 fake_caps 'keys: keyring tpm\ntpm: 2.0'
 setup "--setup-key tpm, the module offers tpm" 0 --setup-key tpm --kdf=min --passphrase-file "$T/pass"
 check "offered: said" grep -qx "hibernate: key tpm: this kernel can seal hibernation images to the TPM (capabilities says: keys: keyring tpm, tpm: 2.0)" "$T/err"
@@ -157,6 +158,7 @@ fake_caps 'keys: keyring tpm\ntpm: 2.0'
 "$HIB" -c "$T/kt.conf" --configfs "$CFS" --test -n >"$T/out" 2>"$T/err"
 check "key = keyring:tpm: parses" sh -c "! grep -q 'kt.conf:4' '$T/err'"
 printf 'pw-for-tpm-files\npw-for-tpm-files\n' >"$T/pw"
+chmod 600 "$T/pw"
 expect_rc "--setup-key with key = keyring:tpm: key files" 0 "$HIB" -c "$T/kt.conf" --configfs "$CFS" --setup-key --kdf=min --passphrase-file "$T/pw"
 check "key = keyring:tpm: key files named tpm" test -e "$T/keys/tpm.pub"
 rm -rf "$T/keys"

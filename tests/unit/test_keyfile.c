@@ -68,6 +68,8 @@ static void set_pass(const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+	/* A secret: refused when others may read it (test_passfile_mode). */
+	assert_int_equal(chmod(passfile, 0600), 0);
 }
 
 static int setup(void **state)
@@ -360,6 +362,26 @@ static void test_pair(void **state)
 	sodium_free(secret);
 }
 
+/* The passphrase file open to others: refused, nothing made. */
+static void test_passfile_mode(void **state)
+{
+	char pub[256];
+
+	(void)state;
+	set_pass("open\n");
+	key_path("k9.pub", pub, sizeof(pub));
+	assert_int_equal(chmod(passfile, 0644), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+			 -EPERM);
+	assert_int_equal(access(pub, F_OK), -1);
+	assert_int_equal(chmod(passfile, 0620), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+			 -EPERM);
+	assert_int_equal(chmod(passfile, 0600), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false), 0);
+	assert_int_equal(access(pub, F_OK), 0);
+}
+
 /* keytrust_files() on NAME's files: want, and why naming path. */
 static void check_trust(const char *name, int want, const char *path,
 			const char *text)
@@ -375,7 +397,7 @@ static void check_trust(const char *name, int want, const char *path,
 
 static void test_trust(void **state)
 {
-	char pub[256], sec[256], auth[256];
+	char pub[256], sec[256], auth[256], real[sizeof(keydir) + 8];
 
 	(void)state;
 	set_pass("trust\n");
@@ -420,6 +442,17 @@ static void test_trust(void **state)
 	assert_int_equal(rename(auth, "/tmp/test_keyfile.k6.auth"), 0);
 	check_trust("k6", 0, NULL, NULL);
 	assert_int_equal(rename("/tmp/test_keyfile.k6.auth", auth), 0);
+	check_trust("k6", 0, NULL, NULL);
+	/*
+	 * The key directory a symbolic link (to a directory root's alone
+	 * as it is): refused, as --setup-key refuses it, whatever it names.
+	 */
+	snprintf(real, sizeof(real), "%s.real", keydir);
+	assert_int_equal(rename(keydir, real), 0);
+	assert_int_equal(symlink(real, keydir), 0);
+	check_trust("k6", -EPERM, keydir, "is a symbolic link");
+	assert_int_equal(unlink(keydir), 0);
+	assert_int_equal(rename(real, keydir), 0);
 	check_trust("k6", 0, NULL, NULL);
 }
 
@@ -775,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_trust),
+		cmocka_unit_test(test_passfile_mode),
 		cmocka_unit_test(test_initramfs),
 		cmocka_unit_test(test_tmp_cleanup),
 		cmocka_unit_test(test_signals_held),

@@ -227,11 +227,54 @@ static void test_hook_command(void **state)
 	snprintf(cmd, sizeof(cmd), "%s>/dev/null", prog);
 	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
 
-	/* Commands found through PATH, and missing programs, are not ours. */
+	/* Commands found through PATH are root's. */
 	assert_int_equal(perm_hook_command("echo hi", why, sizeof(why)), 0);
-	assert_int_equal(perm_hook_command("sh -c 'exit 1'", why,
-					   sizeof(why)), 0);
+	assert_int_equal(perm_hook_command("exit 1", why, sizeof(why)), 0);
+	/* A missing program is refused, not left to fail as the hook. */
 	snprintf(cmd, sizeof(cmd), "%s/nosuch arg", d);
+	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "No such file"));
+	rm_tree(d);
+}
+
+/*
+ * A program the shell would rewrite, or reach through another word,
+ * escapes the owner check: refused whatever the file's mode.
+ */
+static void test_hook_command_shell(void **state)
+{
+	char *d = tmp_tree(), prog[4200], cmd[9000], why[9000];
+	static const char *const bad[] = {
+		"%s'' x", "\"%s\"", "\\%s", "exec %s", "%s$IFS",
+		"command %s", "eval %s", ". %s", "source %s", "env %s",
+		"sh %s", "X=1 %s", "(%s)", "%s*", "%s?", "{ %s; }",
+		"! %s", "nohup %s", "`echo %s`",
+	};
+	size_t i;
+
+	(void)state;
+	put_file(d, "prog", "#!/bin/sh\nexit 0\n");
+	snprintf(prog, sizeof(prog), "%s/prog", d);
+	assert_int_equal(chmod(prog, 0755), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), bad[i], prog);
+		why[0] = '\0';
+		if (perm_hook_command(cmd, why, sizeof(why)) != -EPERM)
+			fail_msg("not refused: %s", cmd);
+		assert_true(why[0]);
+	}
+	/* Relative paths, directories and files that do not execute. */
+	assert_int_equal(perm_hook_command("./prog", why, sizeof(why)),
+			 -EPERM);
+	assert_non_null(strstr(why, "not an absolute path"));
+	assert_int_equal(perm_hook_command(d, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "a directory"));
+	assert_int_equal(chmod(prog, 0644), 0);
+	assert_int_equal(perm_hook_command(prog, why, sizeof(why)), -EPERM);
+	assert_non_null(strstr(why, "not executable"));
+	/* The legitimate form: absolute path, then arguments. */
+	assert_int_equal(chmod(prog, 0700), 0);
+	snprintf(cmd, sizeof(cmd), "%s stop 'a b' \"$X\" >/dev/null", prog);
 	assert_int_equal(perm_hook_command(cmd, why, sizeof(why)), 0);
 	rm_tree(d);
 }
@@ -369,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_conf_mode),
 		cmocka_unit_test(test_open_regular),
 		cmocka_unit_test(test_hook_command),
+		cmocka_unit_test(test_hook_command_shell),
 		cmocka_unit_test(test_lock_symlink),
 		cmocka_unit_test(test_lock_unsafe),
 		cmocka_unit_test_teardown(test_not_root, reset_euid),

@@ -178,6 +178,7 @@ done
 # link or a shared one; -p names a profile; Ctrl-Z at the prompt leaves
 # the terminal with echo on, and fg asks again with echo off.
 printf 'pass\n' >"$T/pass"
+chmod 600 "$T/pass"
 mkdir -m 0755 "$T/victim"
 ln -s "$T/victim" "$T/keylink"
 expect_rc "--setup-key, the key directory a symbolic link: exit 7" 7 \
@@ -221,6 +222,7 @@ check "... and the key was made" test -s "$T/keys5/z.pub"
 # one; the live configfs tree by another spelling keeps its safeguards.
 printf '[default]\nwriter = file\ntarget = %s\n' "$T/full6" >"$T/m.conf"
 dd if=/dev/zero of="$T/full6" bs=64k count=4 status=none
+chmod 0600 "$T/full6"
 : >"$T/s2.ko"
 chmod 0666 "$T/s2.ko"
 fake_tree
@@ -347,3 +349,47 @@ if [[ -n $rootnode ]]; then
 else
 	skip "root is not on a block device here: writer = swap on the mounted root disk"
 fi
+
+# ---- 8. A target file holds root's memory image: one another user owns,
+# or that others may read or write, is refused (exit 7) in the dry run and
+# the real run, with the fix; so is one under a directory others may write,
+# and a swap file swap_on_demand would enable.
+mkdir -p "$T/tgt"
+dd if=/dev/zero of="$T/tgt/img" bs=64k count=4 status=none
+printf '[default]\nwriter = file\ntarget = %s\n' "$T/tgt/img" >"$T/tg.conf"
+for m in 0644 0640 0604 0620; do
+	chmod "$m" "$T/tgt/img"
+	fake_tree
+	expect_rc "target file mode $m: the dry run exits 7" 7 \
+		"$HIB" -c "$T/tg.conf" --configfs "$CFS" --test -f -n
+	check "... a failed check" grep -q "^# check: target $T/tgt/img: not root's alone: FAILED" "$T/out"
+	expect_rc "target file mode $m: the real run exits 7" 7 \
+		"$HIB" -c "$T/tg.conf" --configfs "$CFS" --test -f
+	check "... saying chown root and chmod 0600" grep -q "$T/tg.conf:3: key 'target': refusing the target $T/tgt/img: it is owned by root, uid 0, mode $m; .*chown root $T/tgt/img; chmod 0600 $T/tgt/img" "$T/err"
+	check "... and writes nothing" test ! -s "$CFS/action"
+done
+chmod 0600 "$T/tgt/img"
+chown 65534 "$T/tgt/img"
+fake_tree
+expect_rc "target file of another user: the real run exits 7" 7 \
+	"$HIB" -c "$T/tg.conf" --configfs "$CFS" --test -f
+check "... naming the owner" grep -q "refusing the target $T/tgt/img: it is owned by uid 65534, mode 0600" "$T/err"
+chown 0 "$T/tgt/img"
+chmod 0777 "$T/tgt"
+fake_tree
+expect_rc "target file in a world-writable directory: the dry run exits 7" 7 \
+	"$HIB" -c "$T/tg.conf" --configfs "$CFS" --test -f -n
+check "... naming the directory" grep -q "refusing the target $T/tgt/img: $T/tgt is owned by .*mode 0777" "$T/err"
+chmod 0755 "$T/tgt"
+fake_tree
+expect_rc "target file root's alone: the real run exits 0" 0 \
+	"$HIB" -c "$T/tg.conf" --configfs "$CFS" --test -f
+expect_rc "... --invalidate of a target file others may read is not refused" 0 \
+	sh -c "chmod 0644 '$T/tgt/img' && echo idle >'$CFS/state' && '$HIB' -c '$T/tg.conf' --configfs '$CFS' --invalidate"
+chmod 0644 "$T/tgt/img"
+printf '[default]\nwriter = swapfile\ntarget = %s\nswap_on_demand = yes\n' "$T/tgt/img" >"$T/sod.conf"
+fake_tree
+expect_rc "swap_on_demand with a swap file others may read: the dry run exits 7" 7 \
+	"$HIB" -c "$T/sod.conf" --configfs "$CFS" --test -f -n
+check "... before swapon" grep -q "swap_on_demand: refusing the target $T/tgt/img: .*chmod 0600 $T/tgt/img" "$T/err"
+check "... none would run" sh -c "! grep -q 'would enable swap' '$T/out'"

@@ -10,10 +10,13 @@
 # the root filesystem, so it runs here too.  SUSPEND2_RESUME=no in
 # /etc/default/suspend2 is different: the initramfs leaves suspend2 alone.
 # An encrypted image that stays locked (hibernate --resume exits 8) is
-# invalidated likewise, unless SUSPEND2_LOCKED=keep.  A refused image
+# invalidated likewise, unless SUSPEND2_LOCKED=keep (and the boot stops
+# when that fails).  A refused image
 # still on its target (exit 9), or any other failure of --resume, gets one
 # --invalidate; when that cannot open the target either, the boot stops
-# before the root filesystem is mounted (status 3, no target: goes on).
+# before the root filesystem is mounted.  Status 10 (from --resume or
+# --invalidate) is a profile that names no target: the boot goes on; 3
+# (unknown profile, configuration errors) is not.
 SUSPEND2_RESUME=yes
 SUSPEND2_PROFILE=default
 SUSPEND2_LOCKED=invalidate
@@ -55,14 +58,17 @@ else
 	/sbin/hibernate --resume -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 		${loc:+--set resume_location=$loc}
 	rc=$?
+	# 10: the profile names no target: no image to look for.
+	if [ $rc = 10 ]; then
+		:
 	# 8: an encrypted image was not unlocked; hibernate left it intact.
-	if [ $rc = 8 ] && [ "$SUSPEND2_LOCKED" = keep ]; then
+	elif [ $rc = 8 ] && [ "$SUSPEND2_LOCKED" = keep ]; then
 		warn "suspend2: the encrypted hibernation image of profile $SUSPEND2_PROFILE was not unlocked and is kept (SUSPEND2_LOCKED=keep); this boot changes the filesystems, so resuming that image later can lose data: run 'hibernate --invalidate -p $SUSPEND2_PROFILE' unless you reboot now to unlock it"
 	elif [ $rc = 8 ]; then
 		warn "suspend2: the encrypted hibernation image of profile $SUSPEND2_PROFILE was not unlocked: invalidating it, as for noresume, so that no later boot restores it (SUSPEND2_LOCKED=keep in /etc/default/suspend2 keeps it)"
 		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 			${loc:+--set resume_location=$loc} ||
-			warn "suspend2: hibernate --invalidate exited with status $?: the image may still be there and a later boot may restore it; run 'hibernate --invalidate -p $SUSPEND2_PROFILE' before rebooting"
+			die "suspend2: cannot invalidate the locked hibernation image of profile $SUSPEND2_PROFILE: a later boot would restore it over what this boot changes; boot with suspend2.resume=no to go on anyway, or set SUSPEND2_LOCKED=keep"
 	elif [ $rc = 9 ]; then
 		# A refused image still on its target: once more, then stop
 		# before the root filesystem is mounted.
@@ -72,12 +78,12 @@ else
 			die "suspend2: cannot invalidate the refused hibernation image of profile $SUSPEND2_PROFILE: a later boot would restore it over what this boot changes; boot with suspend2.resume=no to go on anyway"
 	elif [ $rc != 0 ]; then
 		# --resume could not look: invalidate what can be found;
-		# when nothing can be opened, stop (status 3: no target).
+		# when nothing can be opened, stop (status 10: no target).
 		warn "suspend2: hibernate --resume exited with status $rc: it could not look for a hibernation image of profile $SUSPEND2_PROFILE; invalidating any it can find, so that no later boot restores it"
 		/sbin/hibernate --invalidate -c /etc/hibernate.conf -p "$SUSPEND2_PROFILE" \
 			${loc:+--set resume_location=$loc}
 		rc=$?
-		if [ $rc = 3 ]; then
+		if [ $rc = 10 ]; then
 			warn "suspend2: profile $SUSPEND2_PROFILE names no target: no image to look for; this boot goes on"
 		elif [ $rc != 0 ]; then
 			die "suspend2: cannot open the hibernation target of profile $SUSPEND2_PROFILE (hibernate --invalidate exited with status $rc): a later boot would restore an image there over what this boot changes; boot with suspend2.resume=no to go on anyway"

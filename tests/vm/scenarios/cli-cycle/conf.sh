@@ -15,6 +15,7 @@ encryption = aes-gcm
 key = keyring:vm
 EOC
 	printf 'the right passphrase\n' > /tmp/pass
+	chmod 600 /tmp/pass
 }
 # The key files, from boot 1 to the next boots' "initramfs" (/dev/vdb).
 save_keys() {
