@@ -20,7 +20,7 @@ CLI_LDFLAGS ?= -static
 MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
 .PHONY: all kernel module cli test test-unit test-vm demo bench deps patches \
-	bench-compressors deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
+	bench-compressors bench-filemap deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
 	kernel-deb test-kernel-deb \
 	kernel-debug module-debug debug test-faults test-build-configs
 
@@ -153,6 +153,12 @@ bench-compressors: $(BUILD)/compressors
 	@echo "== this CPU"; $(BUILD)/compressors
 	@echo "== QEMU TCG (qemu-x86_64 -cpu max)"; \
 		qemu-x86_64 -cpu max $(BUILD)/compressors
+
+# How long the file writer takes to map a target file (GIBS, default
+# "4 32" GiB), with bmap() per page and by its extents, in one guest
+# whose disk is sparse on the host.  Not part of test.
+bench-filemap: all
+	@tests/bench/filemap
 
 # The module's only remaining --strict CHECKs are "macro argument reuse" in
 # the configfs attribute macros (token pasting: configfs show/store get no

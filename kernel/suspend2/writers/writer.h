@@ -160,6 +160,17 @@ u64 s2_extents_free_bytes(struct s2_writer *w);
 void s2_extents_rewind(struct s2_writer *w);
 void s2_extents_free(struct s2_extents *x);
 
+/* extent.c: one extent of ->fiemap, as the file writer maps it. */
+struct s2_fiemap_step {
+	u64 gap_end;		/* pages before the extent's: bmap() */
+	u64 end;		/* the extent's whole pages end here */
+	u64 dev_page;		/* of page gap_end, when plain */
+	bool plain;		/* written, page-aligned: no bmap() needed */
+};
+
+void s2_fiemap_step(u64 next, u64 pages, u64 logical, u64 phys, u64 len,
+		    u32 flags, struct s2_fiemap_step *s);
+
 /* filemap.c: a file's pages mapped to device pages, pinned for a cycle. */
 struct s2_file_target {
 	struct file *file;
