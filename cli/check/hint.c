@@ -35,7 +35,7 @@ static bool is_rdev(const char *path, dev_t rdev)
 /* NAME=VALUE names the device rdev, as libblkid (udev links or probing) sees it. */
 static bool tag_is(const char *name, const char *value, dev_t rdev)
 {
-	char *dev = blkid_evaluate_tag(name, value, NULL);
+	char *dev = sys_evaluate_tag(name, value);
 	bool ok = dev && is_rdev(dev, rdev);
 
 	free(dev);

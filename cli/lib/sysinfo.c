@@ -24,6 +24,26 @@
 #include "lib/strutil.h"
 #include "lib/sysinfo.h"
 
+/*
+ * libblkid's shared cache (/run/blkid/blkid.tab) may still say what a
+ * device held before it was reused (a loop device, a recreated swap
+ * area), and it skips a new scan for 200 s after the last one; a tag
+ * then finds nothing or the old holder.  A private, empty cache makes
+ * every look-up a fresh scan (after the udev links, which udev keeps
+ * current), as "blkid -c /dev/null" does.
+ */
+char *sys_evaluate_tag(const char *token, const char *value)
+{
+	blkid_cache cache = NULL;
+	char *dev;
+
+	if (blkid_get_cache(&cache, "/dev/null"))
+		return NULL;
+	dev = blkid_evaluate_tag(token, value, &cache);
+	blkid_put_cache(cache);
+	return dev;
+}
+
 int sys_resolve_target(const char *spec, char *out, size_t len)
 {
 	char *dev;
@@ -34,8 +54,8 @@ int sys_resolve_target(const char *spec, char *out, size_t len)
 		strcpy(out, spec);
 		return 0;
 	}
-	/* NAME=value: libblkid probes (or uses its cache) to find it. */
-	dev = blkid_evaluate_tag(spec, NULL, NULL);
+	/* NAME=value: the udev links, else libblkid probes every device. */
+	dev = sys_evaluate_tag(spec, NULL);
 	if (!dev)
 		return -ENOENT;
 	if (strlen(dev) >= len) {

@@ -12,6 +12,7 @@
 #define SYS_PROC_CMDLINE	"/proc/cmdline"
 #define SYS_PROC_MOUNTS		"/proc/mounts"
 
+char *sys_evaluate_tag(const char *token, const char *value);
 int sys_resolve_target(const char *spec, char *out, size_t len);
 int sys_swap_free(const char *swaps, const char *dev, uint64_t *free_bytes);
 int sys_image_estimate(const char *meminfo, const char *compressor,

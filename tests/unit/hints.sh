@@ -129,10 +129,22 @@ uuid=5a5a5a5a-1111-4222-8333-0123456789ab
 loop=
 if [[ $(id -u) != 0 ]]; then
 	skip "not root: stable names of a loop device"
-elif ! truncate -s 64M "$T/swap.img" || ! mkswap -q -U "$uuid" "$T/swap.img"; then
+elif ! truncate -s 64M "$T/swap.img" "$T/old.img" ||
+	! mkswap -q -U "$uuid" "$T/swap.img" ||
+	! mkswap -q -U 5a5a5a5a-2222-4222-8333-0123456789ab "$T/old.img"; then
 	fail "cannot make a swap area in $T/swap.img for the stable names"
-elif ! loop=$(losetup --find --show "$T/swap.img" 2>/dev/null); then
+elif ! loop=$(losetup --find --show "$T/old.img" 2>/dev/null); then
 	skip "no loop device here: stable names of a loop device"
+else
+	# The loop device held another swap area a moment ago, and
+	# libblkid's shared cache remembers it (a reused device, as
+	# after a mkswap): the look-up must not trust that cache.
+	blkid "$loop" >/dev/null 2>&1
+	losetup -d "$loop"
+	if ! loop=$(losetup --show "$loop" "$T/swap.img" 2>/dev/null); then
+		skip "the loop device was taken: stable names of a loop device"
+		loop=
+	fi
 fi
 if [[ -n $loop ]]; then
 	fake_tree "$CFS"
