@@ -587,10 +587,10 @@ static int tpm_image(struct run *r, const struct img_header *h)
 
 	if (r->caps.from_module && !caps_key_tpm(&r->caps)) {
 		tpm_caps_text(r, says, sizeof(says));
-		hib_err("image on %s is encrypted (%s) with its key sealed to the TPM, but this kernel cannot unseal it: %s%s; the image is left as it is",
-			r->target, enc, says,
+		hib_err("image on %s is encrypted (%s) with its key sealed to the TPM, but this kernel cannot unseal it now: %s (%s%s); the image is left as it is, for a boot where the TPM works",
+			r->target, enc, tpm_why(&r->caps), says,
 			!*r->caps.tpm || !strcmp(r->caps.tpm, "none") ?
-			" (no TPM seen: is its driver in the initramfs?)" :
+			"; no TPM seen: is its driver in the initramfs?" :
 			"");
 		note(r, "check: image on %s: key sealed to the TPM, which the module does not offer: FAILED",
 		     r->target);

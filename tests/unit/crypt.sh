@@ -528,7 +528,7 @@ CAPS_KEYS='keys: keyring\ntpm: none'
 resume_tree
 expect_rc "--resume of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "no tpm at resume: said, with the capabilities" grep -qx \
-	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: none (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it now: the kernel sees no TPM (none in this machine, turned off in the firmware, or its driver, tpm_tis or tpm_crb, not loaded) (capabilities says: keys: keyring, tpm: none; no TPM seen: is its driver in the initramfs?); the image is left as it is, for a boot where the TPM works" "$T/err"
 check "no tpm at resume: resume not written" test ! -s "$CFS/action"
 check "no tpm at resume: no prompt" test ! -e "$T/asked"
 check "no tpm at resume: image untouched" cmp -s "$T/img" "$T/img.orig"
@@ -536,7 +536,15 @@ CAPS_KEYS='keys: keyring\ntpm: 2.0'
 resume_tree
 expect_rc "--resume of a TPM image, a TPM 2.0 but no keys: tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "TPM 2.0 without keys: tpm: no driver hint" grep -q \
-	"but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 2.0; the image is left as it is$" "$T/err"
+	"but this kernel cannot unseal it now: .* (capabilities says: keys: keyring, tpm: 2.0); the image is left as it is, for a boot where the TPM works$" "$T/err"
+# A TPM that stopped answering: the kernel's own words (tpm-refused).
+CAPS_KEYS='keys: keyring\ntpm: 2.0\ntpm-refused: the TPM did not answer a PCR read'
+resume_tree
+expect_rc "--resume of a TPM image, the TPM does not answer: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
+check "TPM not answering at resume: the kernel's reason" grep -q \
+	"but this kernel cannot unseal it now: the TPM did not answer a PCR read (capabilities says: keys: keyring, tpm: 2.0); the image is left as it is, for a boot where the TPM works$" "$T/err"
+check "TPM not answering at resume: resume not written" test ! -s "$CFS/action"
+CAPS_KEYS='keys: keyring\ntpm: 2.0'
 resume_tree
 expect_rc "--resume --dry-run of a TPM image, the module offers no tpm: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f -n
 # No tpm line at all (a module that does not say): the driver hint too.
@@ -544,14 +552,14 @@ CAPS_KEYS='keys: keyring'
 resume_tree
 expect_rc "--resume of a TPM image, no tpm line: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "no tpm line at resume: the driver hint" grep -qx \
-	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: (not said) (no TPM seen: is its driver in the initramfs?); the image is left as it is" "$T/err"
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it now: the module does not say which TPM it sees (a module too old for key tpm?) (capabilities says: keys: keyring, tpm: (not said); no TPM seen: is its driver in the initramfs?); the image is left as it is, for a boot where the TPM works" "$T/err"
 check "no tpm line at resume: resume not written" test ! -s "$CFS/action"
 # A TPM 1.2: seen, so no driver hint; the tpm line says why.
 CAPS_KEYS='keys: keyring\ntpm: 1.2'
 resume_tree
 expect_rc "--resume of a TPM image, a TPM 1.2: exit 8" 8 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
 check "TPM 1.2 at resume: said, no driver hint" grep -qx \
-	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it: capabilities says: keys: keyring, tpm: 1.2; the image is left as it is" "$T/err"
+	"hibernate: image on $T/full is encrypted (aes-gcm) with its key sealed to the TPM, but this kernel cannot unseal it now: the TPM is a 1.2, and key tpm needs a TPM 2.0 (capabilities says: keys: keyring, tpm: 1.2); the image is left as it is, for a boot where the TPM works" "$T/err"
 check "TPM 1.2 at resume: resume not written" test ! -s "$CFS/action"
 check "TPM 1.2 at resume: no prompt" test ! -e "$T/asked"
 CAPS_KEYS='keys: keyring tpm\ntpm: 2.0'

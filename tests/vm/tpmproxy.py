@@ -8,11 +8,16 @@ hands it the data channel (a socket) with CMD_SET_DATAFD.  This proxy
 listens on LISTEN for QEMU's control connection, relays it to swtpm's
 control socket, and gives swtpm a data socket of its own in place of
 QEMU's, so that every TPM command passes through it.  While FAULT_FILE
-exists, no command reaches swtpm: each is answered TPM_RC_INITIALIZE, as
-a TPM that came back from a sleep without TPM2_Startup answers (the
-firmware's own TPM2_Startup on the wake is refused the same way).  The
-fault is the host's: a scenario's host script creates and removes the
-file (tests/vm/README.md).
+exists and is empty, no command reaches swtpm: each is answered
+TPM_RC_INITIALIZE, as a TPM that came back from a sleep without
+TPM2_Startup answers (the firmware's own TPM2_Startup on the wake is
+refused the same way).  A FAULT_FILE holding "CC RC" (hex) answers only
+the commands with code CC, with RC: "15e 101" is a TPM that fails
+TPM2_Unseal alone (TPM_RC_FAILURE).  The fault is the host's: a
+scenario's host script creates and removes the file (tests/vm/README.md).
+When swtpm goes away, QEMU's data channel is closed too, so that QEMU
+answers every later command with its own failure, as it does when
+swtpm stops without a proxy.
 """
 import array
 import os
@@ -36,6 +41,20 @@ def recv_exact(sock, n):
     return buf
 
 
+def fault_for(fault_file, code):
+    """The response code FAULT_FILE gives command CODE, or None."""
+    try:
+        with open(fault_file) as f:
+            words = f.read().split()
+    except FileNotFoundError:
+        return None
+    if not words:
+        return TPM_RC_INITIALIZE
+    if len(words) == 2 and int(words[0], 16) == code:
+        return int(words[1], 16)
+    return None
+
+
 def data_loop(qemu, swtpm, fault_file, log):
     """One command from QEMU, one response back, as the backend works."""
     try:
@@ -44,18 +63,21 @@ def data_loop(qemu, swtpm, fault_file, log):
             size = struct.unpack(">I", head[2:6])[0]
             body = recv_exact(qemu, max(size - 10, 0))
             code = struct.unpack(">I", head[6:10])[0]
-            if os.path.exists(fault_file):
-                log.write("fault: command 0x%x answered TPM_RC_INITIALIZE\n" % code)
+            rc = fault_for(fault_file, code)
+            if rc is not None:
+                log.write("fault: command 0x%x answered 0x%x\n" % (code, rc))
                 log.flush()
-                qemu.sendall(struct.pack(">HII", TPM_ST_NO_SESSIONS, 10,
-                                         TPM_RC_INITIALIZE))
+                qemu.sendall(struct.pack(">HII", TPM_ST_NO_SESSIONS, 10, rc))
                 continue
             swtpm.sendall(head + body)
             rhead = recv_exact(swtpm, 10)
             rsize = struct.unpack(">I", rhead[2:6])[0]
             qemu.sendall(rhead + recv_exact(swtpm, max(rsize - 10, 0)))
     except (EOFError, OSError):
-        pass
+        log.write("data channel closed\n")
+        log.flush()
+    qemu.close()
+    swtpm.close()
 
 
 def main():

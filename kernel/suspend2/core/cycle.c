@@ -1103,6 +1103,58 @@ static bool s2_resume_retire(const struct s2_settings *set,
 	return true;
 }
 
+/*
+ * The image found is used at most once: its anchor is cleared before
+ * anything of it is used.  When that fails, a later boot would restore it
+ * over what this one changes: refused, the anchor tried again while this
+ * boot runs (s2_stale_watch()), and a sealed key retired (*@retired) so
+ * that no boot restores it at all.  Returns @error, else the invalidate's.
+ */
+static int s2_resume_invalidate(const struct s2_settings *set,
+				struct s2_writer *w, const struct s2_image *img,
+				int error, const char **why, bool *retired)
+{
+	int inval = s2_image_invalidate(w, false);
+
+	if (!inval)
+		return error;
+	pr_err("cannot clear the anchor of the image on %s (%pe)\n",
+	       set->target, ERR_PTR(inval));
+	s2_stale_watch(set);
+	/*
+	 * A sealed image is dead once its key is retired, anchor or not:
+	 * results/error says so ("retired on the TPM"), and hibernate(8)
+	 * need not stop the boot for it.
+	 */
+	*retired = s2_resume_retire(set, img);
+	if (!error)
+		*why = *retired ? "its anchor cannot be cleared" :
+		       "its anchor cannot be cleared: a later boot would restore it";
+	return error ?: inval;
+}
+
+static void s2_resume_refuse(const struct s2_settings *set, const char *why,
+			     bool retired)
+{
+	pr_err("refusing the image on %s: %s\n", set->target, why);
+	if (retired)
+		s2_results_set_error(-EBADMSG,
+				     "image refused and retired on the TPM, no boot restores it: %s",
+				     why);
+	else
+		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+}
+
+/*
+ * The TPM gave no verdict on a sealed key (it was gone, not started, in
+ * failure mode or busy: s2_tpm_errno()), as opposed to refusing it.
+ */
+static bool s2_tpm_no_verdict(int error)
+{
+	return error && error != -EKEYREJECTED && error != -EINVAL &&
+	       error != -EBADMSG;
+}
+
 /* In the boot kernel: restore the image, or refuse it and carry on. */
 static int s2_resume(const struct s2_settings *set)
 {
@@ -1112,10 +1164,10 @@ static int s2_resume(const struct s2_settings *set)
 	unsigned int sleep_flags;
 	struct s2_image *img = NULL;
 	struct s2_writer w;
-	bool retired = false;
+	bool retired = false, keep_until_unsealed = false, kept = false;
 	const char *why;
 	int platform;
-	int error, inval;
+	int error;
 
 	/* Off the stack: the header alone is half a KiB. */
 	crypt = kzalloc(sizeof(*crypt), GFP_KERNEL);
@@ -1155,33 +1207,16 @@ static int s2_resume(const struct s2_settings *set)
 	 * anchor cannot be cleared, a later boot would restore it again over
 	 * what this boot changed, so it is not restored now either, and the
 	 * anchor is tried again while this boot runs (s2_stale_watch()).
+	 * A key sealed to the TPM is unsealed first (s2_image_unseal(), user
+	 * space frozen): a TPM that stops working before then leaves the
+	 * image locked and in place, as a TPM that was not there at all, for
+	 * a boot where it works; clearing the anchor first lost the session.
 	 */
-	inval = s2_image_invalidate(&w, false);
-	if (inval) {
-		pr_err("cannot clear the anchor of the image on %s (%pe)\n",
-		       set->target, ERR_PTR(inval));
-		s2_stale_watch(set);
-		/*
-		 * A sealed image is dead once its key is retired, anchor or
-		 * not: results/error says so ("retired on the TPM"), and
-		 * hibernate(8) need not stop the boot for it.
-		 */
-		retired = s2_resume_retire(set, img);
-		if (!error)
-			why = retired ? "its anchor cannot be cleared" :
-			      "its anchor cannot be cleared: a later boot would restore it";
-		error = error ?: inval;
-	}
+	keep_until_unsealed = !error && img->sealed;
+	if (!keep_until_unsealed)
+		error = s2_resume_invalidate(set, &w, img, error, &why, &retired);
 	if (error) {
-		pr_err("refusing the image on %s: %s\n",
-		       set->target, why);
-		if (retired)
-			s2_results_set_error(-EBADMSG,
-					     "image refused and retired on the TPM, no boot restores it: %s",
-					     why);
-		else
-			s2_results_set_error(-EBADMSG, "image refused: %s",
-					     why);
+		s2_resume_refuse(set, why, retired);
 		error = -EBADMSG;
 		goto out_put;
 	}
@@ -1226,9 +1261,21 @@ static int s2_resume(const struct s2_settings *set)
 	}
 	/* Only now, with user space frozen, may PCR 23 be the kernel's. */
 	error = s2_image_unseal(img, crypt, &why);
+	if (keep_until_unsealed && s2_tpm_no_verdict(error)) {
+		pr_warn("image on %s is sealed to a TPM that does not work now (%pe: %s): left in place for a boot where it does\n",
+			set->target, ERR_PTR(error), why);
+		s2_results_set_error(-ENOKEY, "image locked: %s", why);
+		error = -ENOKEY;
+		kept = true;
+		goto out_thaw;
+	}
+	if (keep_until_unsealed) {
+		keep_until_unsealed = false;
+		error = s2_resume_invalidate(set, &w, img, error, &why,
+					     &retired);
+	}
 	if (error) {
-		pr_err("refusing the image on %s: %s\n", set->target, why);
-		s2_results_set_error(-EBADMSG, "image refused: %s", why);
+		s2_resume_refuse(set, why, retired);
 		error = -EBADMSG;
 		goto out_thaw;
 	}
@@ -1273,8 +1320,18 @@ out_release:
 out_unlock:
 	unlock_system_sleep(sleep_flags);
 out_put:
-	/* Only the success, which does not return, keeps a key usable. */
-	if (error && !retired)
+	/*
+	 * Not restored, and the TPM gave no verdict that keeps it: from here
+	 * the boot goes on without the image, so no later boot may restore
+	 * it (resume not allowed, busy, tasks that refused to freeze).
+	 */
+	if (error && keep_until_unsealed && !kept)
+		s2_resume_invalidate(set, &w, img, error, &why, &retired);
+	/*
+	 * Only the success, which does not return, keeps a key usable; and a
+	 * TPM that gave no verdict, which keeps the image too.
+	 */
+	if (error && !retired && !kept)
 		s2_resume_retire(set, img);
 	s2_image_put(img);
 out_close:

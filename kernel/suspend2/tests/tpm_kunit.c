@@ -515,9 +515,40 @@ static void s2_tpm_log_hostile(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_tpm_log_replay(NULL, 0, 4, got, &why), -EINVAL);
 }
 
+/*
+ * A TPM that gives no verdict keeps a sealed image (-EAGAIN); a TPM that
+ * refuses, or a transport error, is passed on as before.
+ */
+static void s2_tpm_errors(struct kunit *test)
+{
+	static const struct { int rc, want; } t[] = {
+		{ 0, 0 },
+		{ -EIO, -EIO },
+		{ -ETIME, -ETIME },
+		{ TPM2_RC_INITIALIZE, -EAGAIN },
+		{ TPM2_RC_FAILURE, -EAGAIN },
+		{ TPM2_RC_UPGRADE, -EAGAIN },
+		{ TPM2_RC_TESTING, -EAGAIN },
+		{ TPM2_RC_RETRY, -EAGAIN },
+		{ 0x921, -EAGAIN },		/* TPM_RC_LOCKOUT */
+		{ 9, -EAGAIN },			/* TPM 1.2's TPM_FAIL (QEMU, swtpm gone) */
+		{ 0x99d, -EKEYREJECTED },	/* TPM_RC_POLICY_FAIL, session 1 */
+		{ 0x18b, -EKEYREJECTED },	/* TPM_RC_HANDLE, handle 1 */
+		{ TPM2_RC_COMMAND_CODE, -EKEYREJECTED },
+		{ TPM2_RC_DISABLED, -EKEYREJECTED },
+		{ 0x80, -EKEYREJECTED },	/* format one, no number */
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test, s2_tpm_errno(t[i].rc), t[i].want,
+				    "rc %#x", t[i].rc);
+}
+
 static struct kunit_case s2_tpm_log_cases[] = {
 	KUNIT_CASE(s2_tpm_log_replays),
 	KUNIT_CASE(s2_tpm_log_hostile),
+	KUNIT_CASE(s2_tpm_errors),
 	{}
 };
 

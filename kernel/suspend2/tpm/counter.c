@@ -210,7 +210,10 @@ int s2_tpm_counter_claim(u64 expected, bool bump, const char **why)
 			*why = "the TPM refused to move the image counter on";
 	}
 	s2_tpm_put(chip);
-	return rc > 0 ? -EKEYREJECTED : rc;
+	rc = s2_tpm_errno(rc);
+	if (rc == -EAGAIN)
+		*why = "the TPM did not work (not started, in failure mode or busy): the image counter cannot be checked";
+	return rc;
 }
 
 /*

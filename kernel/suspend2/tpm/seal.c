@@ -910,7 +910,10 @@ leave:
 	if (rc)
 		memzero_explicit(secret, secret_len);
 	s2_tpm_put(chip);
-	return rc > 0 ? -EKEYREJECTED : rc;
+	rc = s2_tpm_errno(rc);
+	if (rc == -EAGAIN)
+		*why = "the TPM did not work (not started, in failure mode or busy): no verdict on the sealed key";
+	return rc;
 }
 
 /*

@@ -159,6 +159,24 @@ int s2_tpm_send_hmac(struct tpm_chip *chip, struct tpm_buf *buf,
 	return rd->bad ? -EIO : 0;
 }
 
+/* TPM 2.0 response codes of format zero (bit 7 clear) with TPM_RC_WARN. */
+#define S2_TPM_RC_FMT1		0x080
+#define S2_TPM_RC_WARN		0x900
+
+int s2_tpm_errno(int rc)
+{
+	if (rc <= 0)
+		return rc;
+	if (rc == TPM2_RC_INITIALIZE || rc == TPM2_RC_FAILURE ||
+	    rc == TPM2_RC_UPGRADE)
+		return -EAGAIN;
+	/* Below 0x100, TPM 1.2's codes; a warning means "try again later". */
+	if (!(rc & S2_TPM_RC_FMT1) &&
+	    (rc < 0x100 || (rc & S2_TPM_RC_WARN) == S2_TPM_RC_WARN))
+		return -EAGAIN;
+	return -EKEYREJECTED;
+}
+
 int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
 		const char *what)
 {

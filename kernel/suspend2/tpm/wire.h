@@ -40,6 +40,15 @@ void s2_wr_policy_auth(struct tpm_buf *buf, u32 session);
 void s2_wr_pcr_selection(struct tpm_buf *buf, u32 pcrs);
 void s2_pcr_selection_bytes(u32 pcrs, u8 *out);
 
+/*
+ * A TPM error as an errno for the sealed key's callers: -EAGAIN when the
+ * TPM gave no verdict (not started, in failure mode, busy, or no TPM 2.0
+ * answering at all, as QEMU's backend answers once swtpm is gone), so
+ * that an image is kept for a boot where it works; -EKEYREJECTED for any
+ * other TPM error; a negative @rc (the transport's) as it is.
+ */
+int s2_tpm_errno(int rc);
+
 int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
 		const char *what);
 int s2_tpm_send_hmac(struct tpm_chip *chip, struct tpm_buf *buf,
