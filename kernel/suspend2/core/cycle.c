@@ -1104,8 +1104,9 @@ static bool s2_resume_retire(const struct s2_settings *set,
 }
 
 /*
- * The image found is used at most once: its anchor is cleared before
- * anything of it is used.  When that fails, a later boot would restore it
+ * The image found is used at most once: its anchor is cleared before it
+ * is loaded (a sealed one's once the TPM has given its verdict on the
+ * key, s2_resume()).  When that fails, a later boot would restore it
  * over what this one changes: refused, the anchor tried again while this
  * boot runs (s2_stale_watch()), and a sealed key retired (*@retired) so
  * that no boot restores it at all.  Returns @error, else the invalidate's.
@@ -1143,16 +1144,6 @@ static void s2_resume_refuse(const struct s2_settings *set, const char *why,
 				     why);
 	else
 		s2_results_set_error(-EBADMSG, "image refused: %s", why);
-}
-
-/*
- * The TPM gave no verdict on a sealed key (it was gone, not started, in
- * failure mode or busy: s2_tpm_errno()), as opposed to refusing it.
- */
-static bool s2_tpm_no_verdict(int error)
-{
-	return error && error != -EKEYREJECTED && error != -EINVAL &&
-	       error != -EBADMSG;
 }
 
 /* In the boot kernel: restore the image, or refuse it and carry on. */
@@ -1228,8 +1219,18 @@ static int s2_resume(const struct s2_settings *set)
 	error = s2_check_allowed("resume", img->tpm &&
 				 s2_header_encrypted(&img->header));
 	if (error) {
-		pr_err("not resuming from %s, image invalidated: resume is not allowed in this kernel\n",
-		       set->target);
+		if (keep_until_unsealed) {
+			keep_until_unsealed = false;
+			if (s2_resume_invalidate(set, &w, img, 0, &why,
+						 &retired))
+				why = "and its anchor cannot be cleared";
+			else
+				why = "image invalidated";
+		} else {
+			why = "image invalidated";
+		}
+		pr_err("not resuming from %s, %s: resume is not allowed in this kernel\n",
+		       set->target, why);
 		goto out_put;
 	}
 	platform = le32_to_cpu(img->header.flags) & S2_FLAG_PLATFORM;

@@ -532,6 +532,11 @@ static void s2_tpm_errors(struct kunit *test)
 		{ TPM2_RC_RETRY, -EAGAIN },
 		{ 0x921, -EAGAIN },		/* TPM_RC_LOCKOUT */
 		{ 9, -EAGAIN },			/* TPM 1.2's TPM_FAIL (QEMU, swtpm gone) */
+		{ 0x800, -EAGAIN },		/* TPM 1.2's TPM_RETRY */
+		{ 0x128, -EAGAIN },		/* TPM_RC_PCR_CHANGED */
+		{ 0x130, -EAGAIN },		/* TPM_RC_REBOOT */
+		{ 0x153, -EAGAIN },		/* TPM_RC_NEEDS_TEST */
+		{ 0x501, -EAGAIN },		/* a vendor's code */
 		{ 0x99d, -EKEYREJECTED },	/* TPM_RC_POLICY_FAIL, session 1 */
 		{ 0x18b, -EKEYREJECTED },	/* TPM_RC_HANDLE, handle 1 */
 		{ TPM2_RC_COMMAND_CODE, -EKEYREJECTED },
@@ -543,6 +548,16 @@ static void s2_tpm_errors(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(t); i++)
 		KUNIT_EXPECT_EQ_MSG(test, s2_tpm_errno(t[i].rc), t[i].want,
 				    "rc %#x", t[i].rc);
+	/* Refusals and malformed blobs decide; the rest leaves it open. */
+	KUNIT_EXPECT_FALSE(test, s2_tpm_no_verdict(0));
+	KUNIT_EXPECT_FALSE(test, s2_tpm_no_verdict(-EKEYREJECTED));
+	KUNIT_EXPECT_FALSE(test, s2_tpm_no_verdict(-EINVAL));
+	KUNIT_EXPECT_FALSE(test, s2_tpm_no_verdict(-EBADMSG));
+	KUNIT_EXPECT_FALSE(test, s2_tpm_no_verdict(-EOPNOTSUPP));
+	KUNIT_EXPECT_TRUE(test, s2_tpm_no_verdict(-EAGAIN));
+	KUNIT_EXPECT_TRUE(test, s2_tpm_no_verdict(-ENODEV));
+	KUNIT_EXPECT_TRUE(test, s2_tpm_no_verdict(-EIO));
+	KUNIT_EXPECT_TRUE(test, s2_tpm_no_verdict(-ETIME));
 }
 
 static struct kunit_case s2_tpm_log_cases[] = {

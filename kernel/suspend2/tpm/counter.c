@@ -206,13 +206,20 @@ int s2_tpm_counter_claim(u64 expected, bool bump, const char **why)
 	}
 	if (!rc && bump) {
 		rc = nv_increment(chip);
+		/*
+		 * A reply lost after the TPM moved the counter would keep an
+		 * image whose key is spent: the counter says which it was.
+		 */
+		if (s2_tpm_no_verdict(s2_tpm_errno(rc)) && !nv_read(chip, &now))
+			rc = now == expected + 1 ? 0 :
+			     now == expected ? rc : -EKEYREJECTED;
 		if (rc)
 			*why = "the TPM refused to move the image counter on";
 	}
 	s2_tpm_put(chip);
 	rc = s2_tpm_errno(rc);
-	if (rc == -EAGAIN)
-		*why = "the TPM did not work (not started, in failure mode or busy): the image counter cannot be checked";
+	if (s2_tpm_no_verdict(rc))
+		*why = "the TPM did not work (not started, in failure mode, busy or not answering): the image counter cannot be checked";
 	return rc;
 }
 

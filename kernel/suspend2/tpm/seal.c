@@ -911,8 +911,8 @@ leave:
 		memzero_explicit(secret, secret_len);
 	s2_tpm_put(chip);
 	rc = s2_tpm_errno(rc);
-	if (rc == -EAGAIN)
-		*why = "the TPM did not work (not started, in failure mode or busy): no verdict on the sealed key";
+	if (s2_tpm_no_verdict(rc))
+		*why = "the TPM did not work (not started, in failure mode, busy or not answering): no verdict on the sealed key";
 	return rc;
 }
 

@@ -60,6 +60,14 @@ static_assert(KEXEC_PCR == S2_KEXEC_PCR);
 int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
 		      const char **why);
 
+/*
+ * Whether @error, from sealing, unsealing or the counter, leaves the key
+ * undecided: the TPM gave no verdict (not started, in failure mode, busy:
+ * -EAGAIN), was not there or not usable (-ENODEV), or did not answer
+ * (transport errors, memory).  A key so left is not refused.
+ */
+bool s2_tpm_no_verdict(int error);
+
 /* A TPM 2.0 the image key can be sealed to; else why not, in @why. */
 bool s2_tpm_usable(const char **why);
 

@@ -11,6 +11,7 @@
 #include <linux/string.h>
 #include <linux/tpm.h>
 #include <linux/unaligned.h>
+#include "tpm.h"
 #include "wire.h"
 
 void s2_rd_init(struct s2_rd *rd, const u8 *p, size_t len)
@@ -159,22 +160,53 @@ int s2_tpm_send_hmac(struct tpm_chip *chip, struct tpm_buf *buf,
 	return rd->bad ? -EIO : 0;
 }
 
-/* TPM 2.0 response codes of format zero (bit 7 clear) with TPM_RC_WARN. */
+/* TPM 2.0 response code bits (TPM 2.0 Part 2, 6.6): format one, version 1, vendor, warning. */
 #define S2_TPM_RC_FMT1		0x080
+#define S2_TPM_RC_VER1		0x100
+#define S2_TPM_RC_VENDOR	0x400
 #define S2_TPM_RC_WARN		0x900
+#define S2_TPM_RC_PCR_CHANGED	0x128
+#define S2_TPM_RC_REBOOT	0x130
+#define S2_TPM_RC_NEEDS_TEST	0x153
 
 int s2_tpm_errno(int rc)
 {
 	if (rc <= 0)
 		return rc;
-	if (rc == TPM2_RC_INITIALIZE || rc == TPM2_RC_FAILURE ||
-	    rc == TPM2_RC_UPGRADE)
+	/* Format one: an error about a handle, session or parameter. */
+	if (rc & S2_TPM_RC_FMT1)
+		return -EKEYREJECTED;
+	/* TPM 1.2's codes (a TPM 2.0 would not answer so), vendor codes. */
+	if (!(rc & S2_TPM_RC_VER1) || (rc & S2_TPM_RC_VENDOR))
 		return -EAGAIN;
-	/* Below 0x100, TPM 1.2's codes; a warning means "try again later". */
-	if (!(rc & S2_TPM_RC_FMT1) &&
-	    (rc < 0x100 || (rc & S2_TPM_RC_WARN) == S2_TPM_RC_WARN))
+	/* A warning: "try again later". */
+	if ((rc & S2_TPM_RC_WARN) == S2_TPM_RC_WARN)
 		return -EAGAIN;
+	switch (rc) {
+	case TPM2_RC_INITIALIZE:
+	case TPM2_RC_FAILURE:
+	case TPM2_RC_UPGRADE:
+	case S2_TPM_RC_PCR_CHANGED:
+	case S2_TPM_RC_REBOOT:
+	case S2_TPM_RC_NEEDS_TEST:
+		return -EAGAIN;
+	}
 	return -EKEYREJECTED;
+}
+
+bool s2_tpm_no_verdict(int error)
+{
+	switch (error) {
+	case -EAGAIN:
+	case -ENODEV:
+	case -EIO:
+	case -ETIME:
+	case -ETIMEDOUT:
+	case -EPIPE:
+	case -ENOMEM:
+		return true;
+	}
+	return false;
 }
 
 int s2_tpm_send(struct tpm_chip *chip, struct tpm_buf *buf, struct s2_rd *rd,
