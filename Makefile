@@ -20,7 +20,7 @@ CLI_LDFLAGS ?= -static
 MODULE_SRCS := $(shell find kernel/suspend2 \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild 2>/dev/null)
 
 .PHONY: all kernel module cli test test-unit test-vm demo bench deps patches \
-	bench-compressors bench-filemap deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
+	bench-compressors bench-filemap test-scale deps-check clean distclean checkpatch install install-dkms uninstall deb test-system \
 	kernel-deb test-kernel-deb \
 	kernel-debug module-debug debug test-faults test-build-configs
 
@@ -159,6 +159,11 @@ bench-compressors: $(BUILD)/compressors
 # whose disk is sparse on the host.  Not part of test.
 bench-filemap: all
 	@tests/bench/filemap
+
+# The scale scenario alone (s2-scale, MANUAL): a 12 GiB guest, an image of
+# more than 4 GiB of raw data to a swap partition and to an 8.5 GiB file.
+test-scale: all
+	@tests/vm/run s2-scale
 
 # The module's only remaining --strict CHECKs are "macro argument reuse" in
 # the configfs attribute macros (token pasting: configfs show/store get no
