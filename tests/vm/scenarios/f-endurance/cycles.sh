@@ -60,7 +60,38 @@ meminfo() {
 	swapon /dev/vda
 }
 
+# arm_fail_page_alloc: from the second cycle on (the module loaded by the
+# first), every page allocation of order FAIL_ORDER or more with the
+# module's code in its call chain fails (fault injection, stack filter on
+# the module's range, /proc/modules): whatever suspend2 allocates must be
+# smaller, or fall back to order 0 (kvmalloc, vmalloc), or the cycle fails.
+# verbose=1 logs each failure it forces; alloc-order counts them.
+arm_fail_page_alloc() {
+	fpa=/sys/kernel/debug/fail_page_alloc
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	# $(...) unquoted: the words of suspend2's /proc/modules line.
+	# shellcheck disable=SC2046
+	set -- $(grep '^suspend2 ' /proc/modules)
+	if [ ! -d $fpa ] || [ $# -lt 6 ] || ! number "$2"; then
+		result alloc-order FAIL "cannot arm fail_page_alloc: $fpa, module line '$*'"
+		return
+	fi
+	printf '%s\n' "$6" > $fpa/require-start &&
+		printf '0x%x\n' $(($6 + $2)) > $fpa/require-end &&
+		echo "$FAIL_ORDER" > $fpa/min-order &&
+		echo N > $fpa/ignore-gfp-wait &&
+		echo N > $fpa/ignore-gfp-highmem &&
+		echo 1 > $fpa/verbose &&
+		echo 0 > $fpa/space &&
+		echo -1 > $fpa/times &&
+		echo 100 > $fpa/probability &&
+		fpa_armed="$(cat $fpa/require-start)-$(cat $fpa/require-end)" ||
+		result alloc-order FAIL "cannot arm fail_page_alloc"
+	dmesg -c > /dev/null
+}
+
 bad=0
+fpa_armed=
 : > /tmp/meminfo
 i=1
 while [ $i -le $CYCLES ]; do
@@ -93,8 +124,18 @@ while [ $i -le $CYCLES ]; do
 	fi
 	say "cycle $i: resumed, verified, read ${read_us}us, marker intact, free/SUnreclaim/MemFree/per-CPU lists KiB: $m"
 	echo "$m" >> /tmp/meminfo
+	[ $i = 1 ] && [ -n "${FAIL_ORDER:-}" ] && arm_fail_page_alloc
 	i=$((i + 1))
 done
+if [ -n "$fpa_armed" ]; then
+	echo 0 > /sys/kernel/debug/fail_page_alloc/probability
+	forced=$(dmesg | grep -c 'FAULT_INJECTION: forcing a failure')
+	if [ $bad = 0 ]; then
+		result alloc-order PASS "cycles 2-$CYCLES with every allocation of order $FAIL_ORDER or more through suspend2 ($fpa_armed) failing: $forced forced failure(s), all survived"
+	else
+		result alloc-order FAIL "a cycle failed with allocations of order $FAIL_ORDER or more through suspend2 failing ($forced forced): $(dmesg | grep -A12 'FAULT_INJECTION: forcing' | grep -m3 'suspend2\]' | tr -s ' ' | tr '\n' ' ')"
+	fi
+fi
 if [ $bad = 0 ]; then
 	result cycles PASS "$CYCLES cycles: each resumed with the marker intact, verified and its read time"
 else
