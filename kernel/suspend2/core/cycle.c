@@ -1075,14 +1075,18 @@ static void s2_leave_boot_record(const struct s2_image *img,
 }
 
 /*
- * A sealed image this boot found and does not restore (refused, not
- * allowed, or a failure after its anchor was cleared): its key is retired,
- * the TPM's counter moved past it, so that no boot restores it even with
- * its anchor put back, or still there because it could not be cleared.
- * The counter value is the header's, unchecked (s2_image_sealed_counter()).
- * True when the image is retired now; false when it has no sealed key, or
- * the TPM could not move the counter (then only its anchor, if cleared,
- * keeps it from being restored).
+ * This boot does not restore the image it looked for (refused, not
+ * allowed, a failure after its anchor was cleared, or none found): every
+ * image sealed before it is stale from now on, so the TPM's counter moves
+ * on (s2_tpm_counter_retire_all()) and no boot restores one, even with
+ * its anchor put back or never cleared.  Not by the header's counter
+ * value, which is unchecked (s2_image_sealed_counter()): someone who wrote
+ * the disk while the machine was off could have changed it, or the
+ * key_scheme, so that the counter stayed where the image passes it.
+ * True when @img has a sealed key and it is retired now; false when it has
+ * none, or the TPM could not move the counter (then only its anchor, if
+ * cleared, keeps it from being restored).  With no sealed key in @img the
+ * TPM's failures are not errors: nothing says an image needs it.
  */
 static bool s2_resume_retire(const struct s2_settings *set,
 			     const struct s2_image *img)
@@ -1090,14 +1094,20 @@ static bool s2_resume_retire(const struct s2_settings *set,
 	const char *why = "";
 	int error;
 
-	if (!img->sealed_counter)
-		return false;
-	error = s2_tpm_counter_retire(img->sealed_counter, &why);
-	if (error) {
+	error = s2_tpm_counter_retire_all(&why);
+	if (error && img->sealed_counter) {
 		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
 		       set->target, ERR_PTR(error), why);
 		return false;
 	}
+	if (error) {
+		if (error != -ENODEV)
+			pr_warn("cannot move the TPM's image counter on (%pe: %s): an image sealed before this boot, its anchor put back, could still be restored\n",
+				ERR_PTR(error), why);
+		return false;
+	}
+	if (!img->sealed_counter)
+		return false;
 	pr_info("the key of the image on %s is retired on the TPM: no boot can restore it\n",
 		set->target);
 	return true;
@@ -1127,7 +1137,7 @@ static int s2_resume_invalidate(const struct s2_settings *set,
 	 * results/error says so ("retired on the TPM"), and hibernate(8)
 	 * need not stop the boot for it.
 	 */
-	*retired = s2_resume_retire(set, img);
+	*retired = img->sealed_counter && s2_resume_retire(set, img);
 	if (!error)
 		*why = *retired ? "its anchor cannot be cleared" :
 		       "its anchor cannot be cleared: a later boot would restore it";
@@ -1178,6 +1188,8 @@ static int s2_resume(const struct s2_settings *set)
 	if (error == -ENODATA) {
 		pr_info("no complete image on %s\n", set->target);
 		s2_results_set_error(error, "no image on %s", set->target);
+		/* One could be there with its anchor hidden, to come back. */
+		s2_resume_retire(set, img);
 		goto out_close;
 	}
 	/*
@@ -1352,8 +1364,9 @@ out:
 }
 
 /*
- * A sealed image's key is retired first: from then on no boot restores
- * the image, whatever becomes of its anchor (root can write one back).
+ * Every sealed image's key is retired first, whatever the header found
+ * says: from then on no boot restores the image, whatever becomes of its
+ * anchor (root can write one back).
  * When the TPM cannot retire it, the anchor is cleared all the same (the
  * filesystems move on without the image), and the action fails.
  */
@@ -1367,12 +1380,20 @@ static int s2_invalidate(const struct s2_settings *set)
 	error = s2_writer_open(&w, set, false);
 	if (error)
 		return error;
-	if (!s2_image_sealed_counter(&w, &counter) && counter) {
-		retire = s2_tpm_counter_retire(counter, &why);
-		if (retire)
-			pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
-			       set->target, ERR_PTR(retire), why);
-	}
+	/*
+	 * Whatever the header says (s2_resume_retire()): the action fails
+	 * on the TPM only when the header names a sealed key.
+	 */
+	s2_image_sealed_counter(&w, &counter);
+	retire = s2_tpm_counter_retire_all(&why);
+	if (retire && counter)
+		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
+		       set->target, ERR_PTR(retire), why);
+	else if (retire && retire != -ENODEV)
+		pr_warn("cannot move the TPM's image counter on (%pe: %s): an image sealed before, its anchor put back, could still be restored\n",
+			ERR_PTR(retire), why);
+	if (!counter)
+		retire = 0;
 	error = s2_image_invalidate(&w, false);
 	s2_writer_close(&w);
 	return error ?: retire;

@@ -334,6 +334,25 @@ static void s2_tpm_counter_retires(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
 }
 
+/*
+ * Retiring every image moves the counter on by one whatever it reads, so
+ * that the newest image, whichever value its header claims, is retired
+ * too.
+ */
+static void s2_tpm_counter_retires_all(struct kunit *test)
+{
+	const char *why = NULL;
+	u64 a = 0;
+
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&a, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a, false, &why), 0);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire_all(&why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a, false, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a + 1, false, &why), 0);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire_all(&why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a + 2, false, &why), 0);
+}
+
 static struct kunit_case s2_tpm_cases[] = {
 	KUNIT_CASE(s2_tpm_round_trip),
 	KUNIT_CASE(s2_tpm_forged),
@@ -343,6 +362,7 @@ static struct kunit_case s2_tpm_cases[] = {
 	KUNIT_CASE(s2_tpm_image_fewer_pcrs),
 	KUNIT_CASE(s2_tpm_counter),
 	KUNIT_CASE(s2_tpm_counter_retires),
+	KUNIT_CASE(s2_tpm_counter_retires_all),
 	{}
 };
 

@@ -249,3 +249,33 @@ int s2_tpm_counter_retire(u64 retired, const char **why)
 	s2_tpm_put(chip);
 	return rc > 0 ? -EIO : rc;
 }
+
+/*
+ * A boot that goes on without restoring an image leaves every image
+ * sealed before it stale.  Which image that is cannot come from a header:
+ * its key_scheme and counter are not authenticated until the key is
+ * unsealed, and someone who writes the disk while the machine is off can
+ * change them so that s2_tpm_counter_retire() is never asked for the
+ * right value.  So the counter moves on whatever a header says.  An index
+ * that is not there, or is not a counter, passes no image's claim (a
+ * counter defined again starts past every value one had on this TPM):
+ * nothing to retire then.
+ */
+int s2_tpm_counter_retire_all(const char **why)
+{
+	struct tpm_chip *chip = s2_tpm_get(why);
+	int rc;
+
+	if (!chip)
+		return -ENODEV;
+	rc = nv_ensure(chip, false, why);
+	if (rc == -EKEYREJECTED) {
+		rc = 0;
+	} else if (!rc) {
+		rc = nv_increment(chip);
+		if (rc)
+			*why = "the TPM refused to move the image counter on";
+	}
+	s2_tpm_put(chip);
+	return rc > 0 ? -EIO : rc;
+}

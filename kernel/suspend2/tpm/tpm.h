@@ -101,6 +101,12 @@ int s2_tpm_counter_claim(u64 expected, bool bump, const char **why);
  */
 int s2_tpm_counter_retire(u64 retired, const char **why);
 /*
+ * Every image sealed so far stops being the one to resume (a boot goes
+ * on without one): the counter moves on if the TPM has one.  For when
+ * the value comes from a header, which nothing has checked yet.
+ */
+int s2_tpm_counter_retire_all(const char **why);
+/*
  * Sealing with PCR 23 left as it is, not in the kernel's state: what
  * root could do through /dev/tpmrm0, for the tests.
  */
