@@ -14,6 +14,10 @@
 #                               fresh for each run (/dev/vda, /dev/vdb, ...)
 #                     APPEND_N  extra kernel command line for boot N
 #                     QEMU_N    extra QEMU arguments for boot N
+#                     INITRD_N=plain  boot N gets initrd.gz, without the
+#                               tpm2-tools part a TPM=1 scenario has
+#                               (another initramfs: what a boot chain
+#                               that measures the initramfs sees change)
 #                     DRIVE_OPTS_I  extra -drive options for disk I (0 is
 #                               /dev/vda), e.g. throttling.bps-write=2000000;
 #                               DRIVE_OPTS_I_N for boot N only
@@ -23,6 +27,16 @@
 #                               the scenario's boots as a chip's would be;
 #                               the initramfs has tpm2-tools when the host
 #                               has them (initrd-tpm2.gz)
+#                     UEFI=secureboot  UEFI firmware (Debian's OVMF,
+#                               q35 with SMM) with Secure Boot enforcing:
+#                               the variable store is a copy of OVMF's
+#                               snakeoil template (its PK, KEK and db the
+#                               test key Debian ships with it), kept in
+#                               build/vm/NAME/efivars across the boots as
+#                               a machine's flash is; the kernel is the
+#                               firmware's to verify, signed with that key
+#                               (sbsign, vm_uefi_kernel), and measured with
+#                               its command line into the TPM's event log
 #                     SWTPM_LOG_LEVEL  swtpm's log level (2); 20 logs
 #                               every command and response in hex, as a
 #                               sniffer on the TPM's bus would see them
@@ -193,9 +207,11 @@ vm_boot() {
 	# shellcheck disable=SC2206 # QEMU_N is a word list on purpose
 	extra=(${!qemu_var:-})
 	local initrd=$VM_BUILD/initrd.gz
+	local initrd_var=INITRD_$n
 	if [ "${TPM:-0}" = 1 ]; then
 		# With tpm2-tools, for root's attacks (tests/vm/mkinitramfs).
-		[ -f "$VM_BUILD/initrd-tpm2.gz" ] && initrd=$VM_BUILD/initrd-tpm2.gz
+		[ -f "$VM_BUILD/initrd-tpm2.gz" ] && [ "${!initrd_var:-}" != plain ] &&
+			initrd=$VM_BUILD/initrd-tpm2.gz
 		vm_swtpm_start "$out" "$n" || return 1
 		local tpmsock=$VM_SWTPM_SOCK
 		if [ "${TPM_FAULT:-0}" = 1 ]; then
@@ -205,6 +221,16 @@ vm_boot() {
 		extra+=(-chardev "socket,id=chrtpm,path=$tpmsock"
 			-tpmdev emulator,id=tpm0,chardev=chrtpm
 			-device tpm-crb,tpmdev=tpm0)
+	fi
+
+	local kernel=$VM_KERNEL
+	if [ "${UEFI:-}" = secureboot ]; then
+		kernel=$(vm_uefi_kernel "$out") || return 1
+		[ "$n" = 1 ] && cp "$VM_OVMF_DIR/OVMF_VARS_4M.snakeoil.fd" "$out/efivars"
+		extra+=(-machine q35,smm=on
+			-global driver=cfi.pflash01,property=secure,value=on
+			-drive "if=pflash,format=raw,unit=0,readonly=on,file=$VM_OVMF_DIR/OVMF_CODE_4M.snakeoil.fd"
+			-drive "if=pflash,format=raw,unit=1,file=$out/efivars")
 	fi
 
 	rm -f "$log" "$mon" "$out/qemu-boot$n.pid" "$out/killed-boot$n"
@@ -230,7 +256,7 @@ vm_boot() {
 		-serial "file:$log" \
 		-monitor "unix:$mon,server=on,wait=off" \
 		-pidfile "$out/qemu-boot$n.pid" \
-		-kernel "$VM_KERNEL" -initrd "$initrd" \
+		-kernel "$kernel" -initrd "$initrd" \
 		"${drives[@]}" "${extra[@]}" \
 		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
@@ -250,6 +276,26 @@ vm_boot() {
 	[ -f "$out/killed-boot$n" ] && rc=0
 	awk -v a="$t0" -v b="$t1" -v n="$n" 'BEGIN { printf "boot%s %.1f\n", n, b - a }' >> "$out/times"
 	return $rc
+}
+
+# vm_uefi_kernel OUT: VM_KERNEL signed for the firmware of UEFI=secureboot
+# (the db key of OVMF's snakeoil variables; its PEM key is encrypted with
+# the password the package documents), made once per kernel in OUT.
+# Prints its path.
+VM_OVMF_DIR=${VM_OVMF_DIR:-/usr/share/OVMF}
+vm_uefi_kernel() {
+	local out=$1 signed=$1/bzImage-signed key=$1/snakeoil.key
+
+	if [ ! -f "$signed" ] || [ "$VM_KERNEL" -nt "$signed" ]; then
+		if ! openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key \
+			-passin pass:snakeoil -out "$key" 2> "$out/sbsign.log" ||
+		   ! sbsign --key "$key" --cert /usr/share/ovmf/PkKek-1-snakeoil.pem \
+			--output "$signed" "$VM_KERNEL" >> "$out/sbsign.log" 2>&1; then
+			echo "not ok - ${out##*/}/uefi cannot sign $VM_KERNEL for the firmware (make deps installs ovmf and sbsigntool): $(tail -n 1 "$out/sbsign.log")" >> "$out/synthetic"
+			return 1
+		fi
+	fi
+	echo "$signed"
 }
 
 # vm_wait_socket SOCK OUT N WHO: wait up to 5 s for WHO to make SOCK;

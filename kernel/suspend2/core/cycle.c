@@ -1203,6 +1203,14 @@ static int s2_resume(const struct s2_settings *set)
 		r = s2_results_lock();
 		r->encryption = le32_to_cpu(img->header.crypt.encryption);
 		s2_results_unlock();
+		/*
+		 * Kept for a passphrase: a key sealed to the TPM is not what
+		 * locks it, so moving the counter costs it nothing, and a
+		 * sealed image whose header was made to say otherwise is
+		 * retired (s2_resume_retire()).
+		 */
+		if (!img->sealed_counter)
+			s2_resume_retire(set, img);
 		goto out_close;
 	}
 	/*

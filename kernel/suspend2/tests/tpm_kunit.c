@@ -290,6 +290,12 @@ static void s2_tpm_image_fewer_pcrs(struct kunit *test)
 			-EKEYREJECTED);
 	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot measurements"),
 			      "reason: %s", why ?: "none");
+	/* A PCR no boot chain here measures the command line into. */
+	ht->boot_pcrs = cpu_to_le32(S2_TPM_BOOT_PCRS | BIT(10));
+	KUNIT_EXPECT_EQ(test, s2_crypt_open_sealed_image(o, h, ht, &why),
+			-EKEYREJECTED);
+	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot PCRs"),
+			      "reason: %s", why ?: "none");
 }
 
 /*
@@ -337,12 +343,13 @@ static void s2_tpm_counter_retires(struct kunit *test)
 /*
  * Retiring every image moves the counter on by one whatever it reads, so
  * that the newest image, whichever value its header claims, is retired
- * too.
+ * too; once per seal: again before a new seal writes nothing (the retries
+ * of an anchor that cannot be cleared), again after one retires it.
  */
 static void s2_tpm_counter_retires_all(struct kunit *test)
 {
 	const char *why = NULL;
-	u64 a = 0;
+	u64 a = 0, b = 0;
 
 	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&a, &why), 0, "%s", why);
 	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a, false, &why), 0);
@@ -350,7 +357,11 @@ static void s2_tpm_counter_retires_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a, false, &why), -EKEYREJECTED);
 	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a + 1, false, &why), 0);
 	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire_all(&why), 0, "%s", why);
-	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a + 2, false, &why), 0);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(a + 1, false, &why), 0);
+	KUNIT_ASSERT_EQ_MSG(test, s2_tpm_counter_next(&b, &why), 0, "%s", why);
+	KUNIT_EXPECT_EQ_MSG(test, s2_tpm_counter_retire_all(&why), 0, "%s", why);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b, false, &why), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, s2_tpm_counter_claim(b + 1, false, &why), 0);
 }
 
 static struct kunit_case s2_tpm_cases[] = {
@@ -473,6 +484,33 @@ static void s2_tpm_log_replays(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
 }
 
+/*
+ * Which PCRs the boot chain measured into: every event's PCR but for
+ * EV_NO_ACTION, which extends nothing, and none past 23.
+ */
+static void s2_tpm_log_measured(struct kunit *test)
+{
+	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	const char *why = NULL;
+	u32 measured = ~0u;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	t_log_header(l, 2);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, l->len, &measured, &why), 0);
+	KUNIT_EXPECT_EQ(test, measured, 0);
+	t_log_event(l, 4, 13, 0x11);
+	t_log_event(l, 12, EV_NO_ACTION_TYPE, 0x33);
+	t_log_event(l, 9, 6, 0x44);
+	t_log_event(l, 30, 6, 0x55);
+	t_log_event(l, 0, 8, 0x22);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, sizeof(l->buf), &measured,
+					      &why), 0);
+	KUNIT_EXPECT_EQ(test, measured, BIT(0) | BIT(4) | BIT(9));
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, l->len - 1, &measured,
+					      &why), -EINVAL);
+	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(NULL, 0, &measured, &why), -EINVAL);
+}
+
 static void s2_tpm_log_hostile(struct kunit *test)
 {
 	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
@@ -582,6 +620,7 @@ static void s2_tpm_errors(struct kunit *test)
 
 static struct kunit_case s2_tpm_log_cases[] = {
 	KUNIT_CASE(s2_tpm_log_replays),
+	KUNIT_CASE(s2_tpm_log_measured),
 	KUNIT_CASE(s2_tpm_log_hostile),
 	KUNIT_CASE(s2_tpm_errors),
 	{}

@@ -167,6 +167,14 @@ static int nv_read(struct tpm_chip *chip, u64 *value)
 	return rc;
 }
 
+/*
+ * Set once s2_tpm_counter_retire_all() moved the counter in this boot:
+ * every image sealed before then is dead, so a retry (s2_stale_watch())
+ * need not write the TPM's NV again, every few minutes for as long as a
+ * disk refuses its anchor.  Cleared by the next seal, whose image is new.
+ */
+static bool s2_counter_retired_all;
+
 int s2_tpm_counter_next(u64 *value, const char **why)
 {
 	struct tpm_chip *chip = s2_tpm_get(why);
@@ -174,6 +182,8 @@ int s2_tpm_counter_next(u64 *value, const char **why)
 
 	if (!chip)
 		return -ENODEV;
+	/* Before the increment: a reply lost after it still seals anew. */
+	WRITE_ONCE(s2_counter_retired_all, false);
 	rc = nv_ensure(chip, true, why);
 	if (!rc) {
 		rc = nv_increment(chip);
@@ -263,9 +273,12 @@ int s2_tpm_counter_retire(u64 retired, const char **why)
  */
 int s2_tpm_counter_retire_all(const char **why)
 {
-	struct tpm_chip *chip = s2_tpm_get(why);
+	struct tpm_chip *chip;
 	int rc;
 
+	if (READ_ONCE(s2_counter_retired_all))
+		return 0;
+	chip = s2_tpm_get(why);
 	if (!chip)
 		return -ENODEV;
 	rc = nv_ensure(chip, false, why);
@@ -275,6 +288,8 @@ int s2_tpm_counter_retire_all(const char **why)
 		rc = nv_increment(chip);
 		if (rc)
 			*why = "the TPM refused to move the image counter on";
+		else
+			WRITE_ONCE(s2_counter_retired_all, true);
 	}
 	s2_tpm_put(chip);
 	return rc > 0 ? -EIO : rc;

@@ -2,7 +2,7 @@
 # every boot, and a leak of the cycle shows there after one) and for
 # KASAN, lockdep and the list and slab checks across repeated cycles: a
 # first cycle, and cycles from a kernel that was itself resumed.  Each
-# takes a minute or more under TCG, so four.  s2-endurance runs twenty on
+# takes a minute or more under TCG, so four.  s2-endurance runs fourteen on
 # the main kernel, for the memory readings and KASLR.
 CYCLES=4
 # From the second cycle on, page allocations of order 4 or more through
