@@ -139,7 +139,10 @@ void hib_usage(FILE *out)
 	      " -f, --force              go on when the target space checks fail;\n"
 	      "                            with --setup-key, replace an existing key\n"
 	      "     --passphrase-file FILE  passphrases from FILE, one try per line\n"
-	      "     --kdf moderate|min   passphrase hashing of --setup-key (default: moderate)\n"
+	      "     --kdf moderate|insecure-test\n"
+	      "                          passphrase hashing of --setup-key (default:\n"
+	      "                            moderate); insecure-test is cheap to guess,\n"
+	      "                            for tests (the real key directory: --force)\n"
 	      "     --configfs DIR       suspend2 configfs directory\n"
 	      "                            (default: " CFS_DEFAULT_ROOT ")\n"
 	      "     --module PATH        insmod this suspend2.ko instead of modprobe\n"
@@ -361,11 +364,16 @@ int hib_parse_options(struct hib_ctl *ctl, int argc, char **argv)
 		case OPT_KDF:
 			if (!strcmp(optarg, "moderate")) {
 				ctl->kdf = HIB_KDF_MODERATE;
+			} else if (!strcmp(optarg, "insecure-test")) {
+				ctl->kdf = HIB_KDF_INSECURE_TEST;
 			} else if (!strcmp(optarg, "min")) {
-				ctl->kdf = HIB_KDF_MIN;
+				/* The old name: said, so no script goes on. */
+				fputs("hibernate: --kdf min is now --kdf insecure-test: it hashes the passphrase at libsodium's minimum cost, cheap to guess offline, so it is for tests only; a real key wants --kdf moderate (the default)\n",
+				      stderr);
+				return usage_error();
 			} else {
 				hib_print(stderr,
-					  "hibernate: --kdf: expected 'moderate' or 'min', got '%s'\n",
+					  "hibernate: --kdf: expected 'moderate' or 'insecure-test', got '%s'\n",
 					  optarg);
 				return usage_error();
 			}

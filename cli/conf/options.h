@@ -28,10 +28,14 @@ enum hib_action {
 	ACT_SETUP_KEY,
 };
 
-/* --kdf: how hard --setup-key makes the passphrase to guess. */
+/*
+ * --kdf: how hard --setup-key makes the passphrase to guess.  insecure-test
+ * is libsodium's minimum, for tests only (setup_key() warns, and refuses it
+ * for the real key directory without --force).
+ */
 enum hib_kdf {
 	HIB_KDF_MODERATE,
-	HIB_KDF_MIN,
+	HIB_KDF_INSECURE_TEST,
 };
 
 /* Everything the command line decides, in one place. */

@@ -94,6 +94,27 @@ int setup_key_profile(struct run *r, bool *tpm)
 	return 0;
 }
 
+/*
+ * --kdf insecure-test: libsodium's minimum Argon2id cost, so whoever gets
+ * NAME.sec tries passphrases offline at thousands a second.  For tests:
+ * always said, even with -q, and refused (HIB_EXIT_USAGE, before the
+ * passphrase is asked for and anything made) for the real key directory,
+ * the one without HIBERNATE_KEYDIR, unless --force says it is meant.
+ */
+static int insecure_kdf(const struct hib_ctl *ctl)
+{
+	const char *test_dir = getenv("HIBERNATE_KEYDIR");
+	char dir[PATH_MAX];
+
+	hib_alert("--kdf insecure-test: the passphrase is hashed at libsodium's minimum cost, cheap to guess offline from the key file; for tests only");
+	if ((test_dir && *test_dir) || ctl->force)
+		return 0;
+	hib_err("refusing --kdf insecure-test for the real key directory %s: a key there would be cheap to brute-force; use --kdf moderate (the default), or add --force if this is a test machine; nothing was made",
+		keyfile_dir(dir, sizeof(dir)));
+	fputs("Try 'hibernate --help' for more information.\n", stderr);
+	return HIB_EXIT_USAGE;
+}
+
 int setup_key(struct run *r)
 {
 	const struct hib_ctl *ctl = r->ctl;
@@ -109,8 +130,14 @@ int setup_key(struct run *r)
 	}
 	if (!name)
 		name = KEYFILE_DEFAULT_NAME;
-	ret = keyfile_setup(name, ctl->kdf == HIB_KDF_MIN ? KDF_MIN :
-			    KDF_MODERATE, ctl->passfile, ctl->force);
+	if (ctl->kdf == HIB_KDF_INSECURE_TEST) {
+		ret = insecure_kdf(ctl);
+		if (ret)
+			return ret;
+	}
+	ret = keyfile_setup(name, ctl->kdf == HIB_KDF_INSECURE_TEST ?
+			    KDF_INSECURE_TEST : KDF_MODERATE, ctl->passfile,
+			    ctl->force);
 	if (ret == -EPERM)
 		return HIB_EXIT_PERM;
 	return ret ? HIB_EXIT_FAILURE : HIB_EXIT_OK;

@@ -109,9 +109,9 @@ static int seal(const uint8_t *plain, const uint8_t *pub, const char *pass,
 
 	memcpy(sec, KEYFILE_MAGIC, 4);
 	put_le32(sec + 4, KEYFILE_VERSION);
-	put_le32(sec + 8, kdf == KDF_MIN ? crypto_pwhash_argon2id_OPSLIMIT_MIN :
-					   KEYFILE_OPS_MODERATE);
-	put_le32(sec + 12, kdf == KDF_MIN ?
+	put_le32(sec + 8, kdf == KDF_INSECURE_TEST ?
+		 crypto_pwhash_argon2id_OPSLIMIT_MIN : KEYFILE_OPS_MODERATE);
+	put_le32(sec + 12, kdf == KDF_INSECURE_TEST ?
 		 crypto_pwhash_argon2id_MEMLIMIT_MIN / 1024 :
 		 KEYFILE_MEM_MODERATE);
 	wrap_key_id(pub, sec + KEYFILE_OFF_KEY_ID);
@@ -277,21 +277,69 @@ int keyfile_unwrap(const uint8_t *header, const uint8_t *secret,
 }
 
 /*
+ * Every directory above the key directory must be root's alone too:
+ * whoever may rename or replace one of them puts a key directory of
+ * their own in its place.  Judged as OpenSSH judges the directories
+ * above authorized_keys (safe_path()): owned by root (or the user
+ * running hibernate) and writable by neither group nor others, a
+ * sticky one such as /tmp included (perm_path_strict()), along the path
+ * as written and as it resolves.  Those not there yet are skipped:
+ * make_dir() makes them, root's, in one no one else may write, so none
+ * can be put in their place meanwhile.
+ */
+int keyfile_parents_trusted(const char *dir, char *why, size_t len)
+{
+	char parent[PATH_MAX], what[2 * PATH_MAX + 256], *slash;
+	struct stat st;
+	int ret;
+
+	snprintf(parent, sizeof(parent), "%s", dir);
+	for (;;) {
+		slash = strrchr(parent, '/');
+		/* A relative one: the working directory, by its name. */
+		if (!slash && !getcwd(parent, sizeof(parent)))
+			snprintf(parent, sizeof(parent), ".");
+		if (!slash)
+			break;
+		if (slash == parent)
+			parent[1] = '\0';
+		else
+			*slash = '\0';
+		if (!lstat(parent, &st) || errno != ENOENT ||
+		    !strcmp(parent, "/") || !strcmp(parent, "."))
+			break;
+	}
+	ret = perm_path_strict(parent, what, sizeof(what));
+	if (!ret)
+		return 0;
+	snprintf(why, len, "key directory %s: %s: %s", dir,
+		 ret == -EPERM ? "a directory above it is not root's alone" :
+		 "cannot check the directories above it", what);
+	return -EPERM;
+}
+
+/*
  * An existing key directory may hold keys only if it is a directory (not
  * a symbolic link, which could lead to /tmp or /etc), owned by root (or
- * the user running hibernate) and writable by no one else: one that
- * others could write, or that they own, they could fill with keys of
- * their own.  Never chmod'ed into shape.  0, -ENOENT when there is none
- * yet, or -EPERM with why.
+ * the user running hibernate) and writable by no one else, under
+ * directories alike (keyfile_parents_trusted()): one that others could
+ * write, or that they own, they could fill with keys of their own.
+ * Never chmod'ed into shape.  0, -ENOENT when there is none yet (its
+ * parents checked all the same), or -EPERM with why.
  */
 static int dir_trusted(const char *dir, char *why, size_t len)
 {
 	char target[PATH_MAX];
 	struct stat st;
 	ssize_t n;
+	int ret;
 
-	if (lstat(dir, &st))
-		return -errno;
+	if (lstat(dir, &st)) {
+		ret = -errno;
+		if (ret == -ENOENT && keyfile_parents_trusted(dir, why, len))
+			return -EPERM;
+		return ret;
+	}
 	if (S_ISLNK(st.st_mode)) {
 		n = readlink(dir, target, sizeof(target) - 1);
 		target[n > 0 ? n : 0] = '\0';
@@ -304,7 +352,9 @@ static int dir_trusted(const char *dir, char *why, size_t len)
 		snprintf(why, len, "key directory %s is not a directory", dir);
 		return -EPERM;
 	}
-	return perm_owner_mode(dir, st.st_uid, st.st_mode, why, len);
+	if (perm_owner_mode(dir, st.st_uid, st.st_mode, why, len))
+		return -EPERM;
+	return keyfile_parents_trusted(dir, why, len);
 }
 
 /*

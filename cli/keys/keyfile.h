@@ -43,14 +43,24 @@
 				 WRAP_TAG_LEN)
 #define KEYFILE_TRIES		3
 
-/* How hard the passphrase is to guess: moderate, or min for tests. */
+/*
+ * How hard the passphrase is to guess: moderate, or libsodium's minimum
+ * for tests (hibernate --kdf insecure-test), cheap to guess offline.
+ */
 enum keyfile_kdf {
-	KDF_MODERATE,	/* opslimit 3, 128 MiB */
-	KDF_MIN,	/* libsodium's minimum: milliseconds */
+	KDF_MODERATE,		/* opslimit 3, 128 MiB */
+	KDF_INSECURE_TEST,	/* libsodium's minimum: milliseconds */
 };
 
 /* The key directory; buf holds it when it is moved. */
 const char *keyfile_dir(char *buf, size_t len);
+/*
+ * Every directory above the key directory DIR (those there yet) owned by
+ * root or the user running hibernate and writable by no one else, sticky
+ * or not, as OpenSSH's StrictModes: 0, or -EPERM with why naming the
+ * directory and what is wrong.
+ */
+int keyfile_parents_trusted(const char *dir, char *why, size_t len);
 /* DIR/NAME.EXT; -ENAMETOOLONG or 0. */
 int keyfile_path(const char *name, const char *ext, char *buf, size_t len);
 /* "0123456789abcdef": 17 bytes with the NUL. */
@@ -61,7 +71,8 @@ void keyfile_hex(const uint8_t *p, size_t len, char *out);
  * first line of passfile), makes a key pair and an authentication key
  * and writes the three files.
  * Refuses to replace a key without force, and a key directory that is
- * a symbolic link, another user's or writable by others (-EPERM,
+ * a symbolic link, another user's or writable by others, or under a
+ * directory that is another user's or writable by others (-EPERM,
  * before the passphrase is asked for).  0 or -errno; says why.
  */
 int keyfile_setup(const char *name, enum keyfile_kdf kdf,

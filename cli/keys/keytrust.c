@@ -46,6 +46,9 @@ int keytrust_files(const char *name, char *why, size_t len)
 	}
 	if (perm_owner_mode(dir, st.st_uid, st.st_mode, why, len))
 		return -EPERM;
+	/* And the directories above it: whoever may replace one, may it. */
+	if (keyfile_parents_trusted(dir, why, len))
+		return -EPERM;
 	for (i = 0; i < ARRAY_SIZE(exts); i++) {
 		if (keyfile_path(name, exts[i], path, sizeof(path)) ||
 		    lstat(path, &st))

@@ -14,8 +14,9 @@
 /*
  * The key directory, NAME.pub, NAME.sec and NAME.auth, those that exist
  * (a missing one is for its reader to report): owned by root, writable by
- * no one else, regular files; NAME.sec and NAME.auth open to root alone.
- * 0 or -EPERM.
+ * no one else, regular files; NAME.sec and NAME.auth open to root alone;
+ * every directory above the key directory root's alone, sticky or not
+ * (keyfile_parents_trusted()).  0 or -EPERM.
  */
 int keytrust_files(const char *name, char *why, size_t len);
 /*

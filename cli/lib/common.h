@@ -39,7 +39,10 @@ extern int hib_verbosity;
 
 void hib_err(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_warn(const char *fmt, ...) HIB_PRINTF(1, 2);
-/* A warning --quiet does not hide: data is about to be destroyed. */
+/*
+ * A warning --quiet does not hide: data is about to be destroyed, or a key
+ * made that is cheap to guess (--kdf insecure-test).
+ */
 void hib_alert(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_info(const char *fmt, ...) HIB_PRINTF(1, 2);
 void hib_verbose(const char *fmt, ...) HIB_PRINTF(1, 2);

@@ -183,18 +183,19 @@ int perm_hook_command(const char *cmd, char *why, size_t len)
 }
 
 /*
- * 0 when PATH and every directory above it are root's alone (or the
- * invoking user's: perm_owner_mode()), else -EPERM (-errno when one
- * cannot be looked at) and why.  A sticky directory of root's such as
- * /tmp passes: others may add names there, not replace ours.  Each
- * component is looked at through stat(), so a symbolic link counts as
- * what it names, and also as itself: a link owned by another user
- * (who may point it elsewhere at will) is refused.
+ * PATH, then every directory above it as written, up to /: root's alone
+ * (or the invoking user's: perm_owner_mode()), else -EPERM (-errno when
+ * one cannot be looked at) and why.  sticky_ok: a sticky directory of
+ * root's such as /tmp passes (perm_path_trusted()).  Each component is
+ * looked at through stat(), so a symbolic link counts as what it names,
+ * and also as itself: a link owned by another user (who may point it
+ * elsewhere at will) is refused.
  */
-int perm_path_trusted(const char *path, char *why, size_t len)
+static int walk_up(const char *path, bool sticky_ok, char *why, size_t len)
 {
 	char buf[PATH_MAX], *slash;
 	struct stat st;
+	bool sticky;
 	int r;
 
 	snprintf(buf, sizeof(buf), "%s", path);
@@ -211,8 +212,17 @@ int perm_path_trusted(const char *path, char *why, size_t len)
 			snprintf(why, len, "%s: %s", buf, strerror(r));
 			return -r;
 		}
-		if (!(S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
-		      st.st_uid == 0) &&
+		sticky = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX);
+		if (!sticky_ok && sticky &&
+		    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+			/* chmod go-w /tmp would be no fix: say what is. */
+			snprintf(why, len,
+				 "%s is mode %04o (%s, sticky as /tmp is): others may make names in it, so nothing under it is trusted; use a directory outside it",
+				 buf, (unsigned int)(st.st_mode & 07777),
+				 writers_text(st.st_mode));
+			return -EPERM;
+		}
+		if (!(sticky_ok && sticky && st.st_uid == 0) &&
 		    perm_owner_mode(buf, st.st_uid, st.st_mode, why, len))
 			return -EPERM;
 		if (!strcmp(buf, "/"))
@@ -228,13 +238,11 @@ int perm_path_trusted(const char *path, char *why, size_t len)
 }
 
 /*
- * A file root runs or loads (a hook's program, a module by path): the
- * file, every directory above it and every symbolic link on the way
- * root's alone, both along PATH as written (relative to the working
- * directory) and along the path it resolves to.  0, or -EPERM or
- * -errno with why.
+ * walk_up() along PATH as written (relative to the working directory)
+ * and along the path it resolves to, so a symbolic link on the way
+ * cannot lead past a directory others may change.
  */
-int perm_program_trusted(const char *path, char *why, size_t len)
+static int walk_both(const char *path, bool sticky_ok, char *why, size_t len)
 {
 	char abs[PATH_MAX], *real;
 	int r;
@@ -255,7 +263,7 @@ int perm_program_trusted(const char *path, char *why, size_t len)
 		strcat(abs, "/");
 		strcat(abs, path);
 	}
-	r = perm_path_trusted(abs, why, len);
+	r = walk_up(abs, sticky_ok, why, len);
 	if (r)
 		return r;
 	real = realpath(abs, NULL);
@@ -264,9 +272,48 @@ int perm_program_trusted(const char *path, char *why, size_t len)
 		snprintf(why, len, "%s: %s", path, strerror(r));
 		return -r;
 	}
-	r = strcmp(real, abs) ? perm_path_trusted(real, why, len) : 0;
+	r = strcmp(real, abs) ? walk_up(real, sticky_ok, why, len) : 0;
 	free(real);
 	return r;
+}
+
+/*
+ * 0 when PATH and every directory above it are root's alone (or the
+ * invoking user's: perm_owner_mode()), else -EPERM (-errno when one
+ * cannot be looked at) and why.  A sticky directory of root's such as
+ * /tmp passes: others may add names there, not replace ours.
+ */
+int perm_path_trusted(const char *path, char *why, size_t len)
+{
+	return walk_up(path, true, why, len);
+}
+
+/*
+ * A file root runs or loads (a hook's program, a module by path): the
+ * file, every directory above it and every symbolic link on the way
+ * root's alone, both along PATH as written (relative to the working
+ * directory) and along the path it resolves to.  0, or -EPERM or
+ * -errno with why.
+ */
+int perm_program_trusted(const char *path, char *why, size_t len)
+{
+	return walk_both(path, true, why, len);
+}
+
+/*
+ * As perm_program_trusted(), but a sticky directory others may write,
+ * such as /tmp, does not pass either.  This is the rule OpenSSH applies
+ * to the directories above authorized_keys (safe_path(), StrictModes):
+ * every one owned by root or the user and writable by neither group nor
+ * others, sticky or not.  Sticky, root's /tmp keeps others from renaming
+ * our names, but not from taking a name first: a directory not made yet
+ * could be theirs before we make it, between the check and the use.
+ * Under directories no one else may write, nothing can appear or be
+ * replaced between the two.
+ */
+int perm_path_strict(const char *path, char *why, size_t len)
+{
+	return walk_both(path, false, why, len);
 }
 
 const char *perm_file_type(mode_t mode)

@@ -30,6 +30,12 @@ int perm_hook_command(const char *cmd, char *why, size_t len);
 int perm_path_trusted(const char *path, char *why, size_t len);
 /* The same along PATH as written and along the path it resolves to. */
 int perm_program_trusted(const char *path, char *why, size_t len);
+/*
+ * As perm_program_trusted(), but a sticky directory others may write
+ * (/tmp) fails too, as OpenSSH judges the directories above
+ * authorized_keys: for what holds keys.
+ */
+int perm_path_strict(const char *path, char *why, size_t len);
 /* "a FIFO", "a directory", ... for a file that should be a regular one. */
 const char *perm_file_type(mode_t mode);
 /*

@@ -187,7 +187,7 @@ printf 'pass one\n' >"$T/pass"
 for m in 644 640 604 620; do
 	chmod "$m" "$T/pass"
 	expect_rc "--setup-key, passphrase file mode $m: exit 7" 7 \
-		"$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+		"$HIB" -c "$T/c.conf" --setup-key t --kdf=insecure-test --passphrase-file "$T/pass"
 	check "... says why, with chmod 600" grep -q "cannot read $T/pass: $T/pass is owned by root, uid 0, mode 0$m (open to .*chmod 600 $T/pass" "$T/err"
 	check "... and makes no key" test ! -e "$T/keys/t.pub"
 done
@@ -195,12 +195,15 @@ chmod 600 "$T/pass"
 if [[ $(id -u) == 0 ]]; then
 	chown 65534 "$T/pass"
 	expect_rc "--setup-key, passphrase file of another user: exit 7" 7 \
-		"$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+		"$HIB" -c "$T/c.conf" --setup-key t --kdf=insecure-test --passphrase-file "$T/pass"
 	check "... says chown root" grep -q "owned by uid 65534.*chown root $T/pass" "$T/err"
 	chown 0 "$T/pass"
 fi
 rm -rf "$T/keys"
-expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+expect_rc "--setup-key t" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=insecure-test --passphrase-file "$T/pass"
+KDF_WARNING="hibernate: warning: --kdf insecure-test: the passphrase is hashed at libsodium's minimum cost, cheap to guess offline from the key file; for tests only"
+check "--kdf insecure-test: one warning line, first" sh -c \
+	"head -n 1 '$T/err' | grep -qxF \"$KDF_WARNING\" && test \$(grep -c 'insecure-test' '$T/err') = 1"
 check "--setup-key: key id printed" grep -q "key 't' (id [0-9a-f]\{16\})" "$T/err"
 check "--setup-key: ends saying to rebuild the running kernel's initramfs" sh -c "tail -n 1 '$T/err' | grep -q 'rebuild the initramfs now, .*update-initramfs -u -k $(uname -r) (or dracut -f)$'"
 check "key directory 0700" test "$(mode "$T/keys")" = 700
@@ -214,20 +217,58 @@ check "--setup-key: names the authentication key" grep -q "authentication key $T
 check "t.sec starts with S2SK" test "$(head -c 4 "$T/keys/t.sec")" = S2SK
 cp "$T/keys/t.pub" "$T/t.pub.old"
 cp "$T/keys/t.auth" "$T/t.auth.old"
-expect_rc "--setup-key t again: refused" 1 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --passphrase-file "$T/pass"
+expect_rc "--setup-key t again: refused" 1 "$HIB" -c "$T/c.conf" --setup-key t --kdf=insecure-test --passphrase-file "$T/pass"
 check "refused: images for the old key" grep -q "images written for the old key could no longer be resumed" "$T/err"
 check "refused: key unchanged" cmp -s "$T/t.pub.old" "$T/keys/t.pub"
-expect_rc "--setup-key t --force" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=min --force --passphrase-file "$T/pass"
+expect_rc "--setup-key t --force" 0 "$HIB" -c "$T/c.conf" --setup-key t --kdf=insecure-test --force --passphrase-file "$T/pass"
 check "--force: a new key" test "$(cmp -s "$T/t.pub.old" "$T/keys/t.pub"; echo $?)" = 1
 check "--force: a new authentication key" test "$(cmp -s "$T/t.auth.old" "$T/keys/t.auth"; echo $?)" = 1
 : >"$T/empty"
 chmod 600 "$T/empty"
-expect_rc "--setup-key with an empty passphrase" 1 "$HIB" -c "$T/c.conf" --setup-key e --kdf=min --passphrase-file "$T/empty"
+expect_rc "--setup-key with an empty passphrase" 1 "$HIB" -c "$T/c.conf" --setup-key e --kdf=insecure-test --passphrase-file "$T/empty"
 check "empty passphrase: refused" grep -q "empty passphrase refused" "$T/err"
 expect_rc "--setup-key bad/name" 2 "$HIB" --setup-key bad/name
 expect_rc "--kdf nonsense" 2 "$HIB" --setup-key x --kdf=fast
+check "... names the values" grep -q "^hibernate: --kdf: expected 'moderate' or 'insecure-test', got 'fast'" "$T/err"
+# --kdf min, the old name of insecure-test: a usage error that says the new
+# name and why, before anything is made.
+for a in --kdf=min "--kdf min"; do
+	# shellcheck disable=SC2086 # "--kdf min" is two words
+	expect_rc "$a: exit 2" 2 "$HIB" -c "$T/c.conf" --setup-key m $a --passphrase-file "$T/pass"
+	check "... says the new name and why" grep -q \
+		"^hibernate: --kdf min is now --kdf insecure-test: it hashes the passphrase at libsodium's minimum cost, cheap to guess offline, so it is for tests only" "$T/err"
+	check "... makes no key" test ! -e "$T/keys/m.pub"
+done
+# -q hides warnings, not this one.
+expect_rc "--kdf insecure-test -q" 0 "$HIB" -c "$T/c.conf" -q --setup-key q --kdf insecure-test --passphrase-file "$T/pass"
+check "... still warns" grep -qxF "$KDF_WARNING" "$T/err"
+# The real key directory (HIBERNATE_KEYDIR unset or empty): refused
+# without --force.  HIBERNATE_SYSROOT=$T puts it at $T/etc/suspend2/keys
+# (hib_path()), never in the real /etc.
+rm -rf "$T/etc/suspend2"
+[[ -d $T/etc ]] || mkdir -m 0755 "$T/etc"
+for unset in "-u HIBERNATE_KEYDIR" "HIBERNATE_KEYDIR="; do
+	# shellcheck disable=SC2086 # two words, or one
+	expect_rc "--kdf insecure-test, the real key directory ($unset): exit 2" 2 \
+		env $unset "$HIB" -c "$T/c.conf" --setup-key r --kdf insecure-test --passphrase-file "$T/pass"
+	check "... warns" grep -qxF "$KDF_WARNING" "$T/err"
+	check "... says why, naming the directory, --kdf moderate and --force" grep -q \
+		"^hibernate: refusing --kdf insecure-test for the real key directory $T/etc/suspend2/keys: a key there would be cheap to brute-force; use --kdf moderate (the default), or add --force if this is a test machine; nothing was made" "$T/err"
+	check "... makes nothing" test ! -e "$T/etc/suspend2"
+done
+# Only when the refusal named the directory under $T: else --force
+# could write into the real /etc.
+if grep -q "real key directory $T/etc/suspend2/keys:" "$T/err"; then
+	expect_rc "--kdf insecure-test --force, the real key directory: exit 0" 0 \
+		env -u HIBERNATE_KEYDIR "$HIB" -c "$T/c.conf" --setup-key r --kdf insecure-test --force --passphrase-file "$T/pass"
+	check "... warns" grep -qxF "$KDF_WARNING" "$T/err"
+	check "... makes the key there" test -s "$T/etc/suspend2/keys/r.pub" -a -s "$T/etc/suspend2/keys/r.sec"
+	rm -rf "$T/etc/suspend2"
+else
+	fail "--kdf insecure-test --force, the real key directory: not run, the refusal did not name $T/etc/suspend2/keys"
+fi
 printf '[default]\ntarget = /x\nencryption = chacha20-poly1305\nkey = keyring:fromprofile\n' >"$T/k.conf"
-expect_rc "--setup-key: the name from the profile" 0 "$HIB" -c "$T/k.conf" --setup-key --kdf=min --passphrase-file "$T/pass"
+expect_rc "--setup-key: the name from the profile" 0 "$HIB" -c "$T/k.conf" --setup-key --kdf=insecure-test --passphrase-file "$T/pass"
 check "the profile's key name was used" test -s "$T/keys/fromprofile.pub"
 
 id=$(sha256sum "$T/keys/t.pub" | head -c 16)
@@ -469,9 +510,9 @@ tty_sig "--resume prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --c
 check "--resume prompt, Ctrl-C: image untouched" cmp -s "$T/img" "$T/img.orig"
 resume_tree
 tty_sig "--resume prompt, SIGTERM: echo restored" TERM 0 "$HIB" -c "$T/c.conf" --configfs "$CFS" -p p --resume -f
-tty_sig "--setup-key first prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
-tty_sig "--setup-key second prompt, SIGTERM: echo restored" TERM 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
-tty_sig "--setup-key second prompt, SIGHUP: echo restored" HUP 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=min
+tty_sig "--setup-key first prompt, Ctrl-C: echo restored" INT 0 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=insecure-test
+tty_sig "--setup-key second prompt, SIGTERM: echo restored" TERM 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=insecure-test
+tty_sig "--setup-key second prompt, SIGHUP: echo restored" HUP 1 "$HIB" -c "$T/c.conf" --setup-key sig --kdf=insecure-test
 check "killed --setup-key: no key written" test ! -e "$T/keys/sig.pub"
 
 make_image 0011223344556677
@@ -634,7 +675,7 @@ rm -rf "$T/lib"
 # An image for another key of the directory: that key is asked for.
 printf 'pass two\n' >"$T/pass2"
 chmod 600 "$T/pass2"
-expect_rc "--setup-key u" 0 "$HIB" -c "$T/c.conf" --setup-key u --kdf=min --passphrase-file "$T/pass2"
+expect_rc "--setup-key u" 0 "$HIB" -c "$T/c.conf" --setup-key u --kdf=insecure-test --passphrase-file "$T/pass2"
 uid=$(sha256sum "$T/keys/u.pub" | head -c 16)
 make_image "$uid"
 resume_tree

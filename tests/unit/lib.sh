@@ -65,5 +65,10 @@ expect_rc() {
 	fi
 }
 
-T=$(mktemp -d /tmp/hibernate-sh-XXXXXX)
+# Under build/unit, not /tmp: a key directory is refused under a
+# directory others may write, sticky or not (keyfile_parents_trusted()),
+# so every directory above $T must be root's (or the user's running the
+# tests) and writable by no one else.
+mkdir -p "$TOP/build/unit"
+T=$(mktemp -d "$TOP/build/unit/sh-XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -41,7 +41,7 @@ printf '[default]\ntarget = /x\n[sealed]\nencryption = aes-gcm\nkey = tpm   # co
 printf 'pass one\n' >"$T/pass"
 chmod 600 "$T/pass"
 fake_caps 'keys: keyring tpm\ntpm: 2.0'
-setup "--setup-key tpm, the module offers tpm" 0 --setup-key tpm --kdf=min --passphrase-file "$T/pass"
+setup "--setup-key tpm, the module offers tpm" 0 --setup-key tpm --kdf=insecure-test --passphrase-file "$T/pass"
 check "offered: said" grep -qx "hibernate: key tpm: this kernel can seal hibernation images to the TPM (capabilities says: keys: keyring tpm, tpm: 2.0)" "$T/err"
 check "offered: nothing to keep" grep -q "nothing to make or keep: no key file, no passphrase; the kernel makes a new image key at each hibernation, and its TPM counter the first time" "$T/err"
 check "offered: ends saying to rebuild the initramfs" sh -c "tail -n 1 '$T/err' | grep -qx 'hibernate: rebuild the initramfs now, so that it has the TPM drivers to unseal the image at resume: update-initramfs -u -k $(uname -r) (or dracut -f)'"
@@ -57,7 +57,7 @@ setup "--setup-key tpm, the state is not idle: only the capabilities count" 0 --
 
 # No name: the profile's key, tpm with its blanks and comment gone.
 fake_caps 'keys: keyring tpm\ntpm: 2.0'
-setup "--setup-key, profile key = tpm" 0 -p sealed --setup-key --kdf=min --passphrase-file "$T/pass"
+setup "--setup-key, profile key = tpm" 0 -p sealed --setup-key --kdf=insecure-test --passphrase-file "$T/pass"
 check "profile key = tpm: the TPM checked" grep -q "this kernel can seal hibernation images to the TPM" "$T/err"
 setup "--setup-key --set key=tpm" 0 -p kr --set key=tpm --setup-key
 check "--set key=tpm: the TPM checked" grep -q "this kernel can seal hibernation images to the TPM" "$T/err"
@@ -71,7 +71,7 @@ fake_caps 'keys: keyring\ntpm: none'
 setup "no TPM" 3 --setup-key tpm
 check "no TPM: why" grep -qx "hibernate: key tpm: this kernel cannot seal hibernation images to the TPM: the kernel sees no TPM (none in this machine, turned off in the firmware, or its driver, tpm_tis or tpm_crb, not loaded); capabilities says: keys: keyring, tpm: none; no key file was made" "$T/err"
 check "no TPM: one message" test "$(wc -l <"$T/err")" = 1
-setup "no TPM, profile key = tpm" 3 -p sealed --setup-key --kdf=min --passphrase-file "$T/pass"
+setup "no TPM, profile key = tpm" 3 -p sealed --setup-key --kdf=insecure-test --passphrase-file "$T/pass"
 check "no TPM, profile: why" grep -q "the kernel sees no TPM" "$T/err"
 fake_caps 'keys: keyring\ntpm: 1.2'
 setup "TPM 1.2" 3 --setup-key tpm
@@ -159,7 +159,7 @@ fake_caps 'keys: keyring tpm\ntpm: 2.0'
 check "key = keyring:tpm: parses" sh -c "! grep -q 'kt.conf:4' '$T/err'"
 printf 'pw-for-tpm-files\npw-for-tpm-files\n' >"$T/pw"
 chmod 600 "$T/pw"
-expect_rc "--setup-key with key = keyring:tpm: key files" 0 "$HIB" -c "$T/kt.conf" --configfs "$CFS" --setup-key --kdf=min --passphrase-file "$T/pw"
+expect_rc "--setup-key with key = keyring:tpm: key files" 0 "$HIB" -c "$T/kt.conf" --configfs "$CFS" --setup-key --kdf=insecure-test --passphrase-file "$T/pw"
 check "key = keyring:tpm: key files named tpm" test -e "$T/keys/tpm.pub"
 rm -rf "$T/keys"
 expect_rc "--setup-key tpm/x: refused" 2 "$HIB" --setup-key tpm/x

@@ -2,7 +2,7 @@
 /*
  * Key files and the image key wrap (cli/keys/keyfile.c,
  * cli/lib/wrap.c): a key made and unlocked in a temporary
- * HIBERNATE_KEYDIR with --kdf=min, the modes and sizes of what is
+ * HIBERNATE_KEYDIR with --kdf insecure-test, the modes and sizes of what is
  * written (NAME.auth included), the
  * refusals, a wrap that does not open without the authentication key,
  * a .pub and .sec of two key pairs told without a passphrase, the owner
@@ -58,7 +58,13 @@ _Static_assert(S2_KEY_TPM == WRAP_SCHEME_TPM, "key_scheme tpm");
 
 #define VECTOR "tests/vectors/wrap-v1.txt"
 
-static char keydir[] = "/tmp/test_keyfile.XXXXXX";
+/*
+ * The key directory is BASE/keys, BASE made under build/unit (the tests
+ * run from the top of the tree): not under /tmp, as no key directory may
+ * be under a directory others may write, sticky or not.
+ */
+static char base[160];
+static char keydir[sizeof(base) + 8];
 static char passfile[sizeof(keydir) + 16];
 
 static void set_pass(const char *text)
@@ -74,22 +80,29 @@ static void set_pass(const char *text)
 
 static int setup(void **state)
 {
+	char cwd[sizeof(base)];
+	int n;
+
 	(void)state;
-	if (sodium_init() < 0 || !mkdtemp(keydir))
+	if (sodium_init() < 0 || !getcwd(cwd, sizeof(cwd) - 32))
 		return -1;
-	snprintf(passfile, sizeof(passfile), "%s.pass", keydir);
+	n = snprintf(base, sizeof(base), "%s/build/unit/test_keyfile.XXXXXX",
+		     cwd);
+	if (n < 0 || (size_t)n >= sizeof(base) || !mkdtemp(base))
+		return -1;
 	/* The key directory itself is made by keyfile_setup(). */
+	snprintf(keydir, sizeof(keydir), "%s/keys", base);
+	snprintf(passfile, sizeof(passfile), "%s.pass", keydir);
 	setenv("HIBERNATE_KEYDIR", keydir, 1);
-	rmdir(keydir);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
+	char cmd[sizeof(base) + 16];
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", keydir, passfile);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	return system(cmd) ? -1 : 0;
 }
 
@@ -147,7 +160,7 @@ static void test_setup_unlock(void **state)
 	assert_non_null(auth);
 	assert_non_null(file_auth);
 	set_pass("correct horse\nignored second line\n");
-	assert_int_equal(keyfile_setup("k1", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k1", KDF_INSECURE_TEST, passfile, false), 0);
 	assert_int_equal(mode_of(""), 0700);
 	assert_int_equal(mode_of("k1.sec"), 0600);
 	assert_int_equal(mode_of("k1.pub"), 0644);
@@ -232,17 +245,17 @@ static void test_refusals(void **state)
 	assert_non_null(auth);
 	assert_non_null(auth2);
 	set_pass("first\n");
-	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k2", KDF_INSECURE_TEST, passfile, false), 0);
 	assert_int_equal(keyfile_read_pub("k2", pub), 0);
 	/* An existing key stays without force. */
 	set_pass("second\n");
-	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k2", KDF_INSECURE_TEST, passfile, false),
 			 -EEXIST);
 	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
 	assert_memory_equal(pub, pub2, sizeof(pub));
 	assert_int_equal(keyfile_unlock("k2", "first", secret, auth), 0);
 	/* With force it is a new key, the old passphrase gone. */
-	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, true), 0);
+	assert_int_equal(keyfile_setup("k2", KDF_INSECURE_TEST, passfile, true), 0);
 	assert_int_equal(keyfile_read_pub("k2", pub2), 0);
 	assert_memory_not_equal(pub, pub2, sizeof(pub));
 	assert_int_equal(keyfile_unlock("k2", "first", secret, auth2),
@@ -255,7 +268,7 @@ static void test_refusals(void **state)
 	assert_int_equal(unlink(path), 0);
 	snprintf(path, sizeof(path), "%s/k2.sec", keydir);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(keyfile_setup("k2", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k2", KDF_INSECURE_TEST, passfile, false),
 			 -EEXIST);
 	/* A .auth of the wrong size is not one. */
 	snprintf(path, sizeof(path), "%s/k2.auth", keydir);
@@ -263,10 +276,10 @@ static void test_refusals(void **state)
 	assert_int_equal(keyfile_read_auth("k2", auth), -EINVAL);
 	/* Empty passphrase, empty file. */
 	set_pass("\n");
-	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k3", KDF_INSECURE_TEST, passfile, false),
 			 -EINVAL);
 	set_pass("");
-	assert_int_equal(keyfile_setup("k3", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k3", KDF_INSECURE_TEST, passfile, false),
 			 -EINVAL);
 	assert_int_equal(keyfile_read_pub("k3", pub), -ENOENT);
 	assert_int_equal(keyfile_read_auth("k3", auth), -ENOENT);
@@ -310,7 +323,7 @@ static void test_pair(void **state)
 	assert_non_null(secret);
 	assert_non_null(auth);
 	set_pass("old\n");
-	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k5", KDF_INSECURE_TEST, passfile, false), 0);
 	/* The layout: version 2, the key id of the .pub after the cost. */
 	assert_int_equal(keyfile_read_pub("k5", pub), 0);
 	wrap_key_id(pub, id);
@@ -327,7 +340,7 @@ static void test_pair(void **state)
 
 	copy_key("k5.sec", "old.sec");
 	set_pass("new\n");
-	assert_int_equal(keyfile_setup("k5", KDF_MIN, passfile, true), 0);
+	assert_int_equal(keyfile_setup("k5", KDF_INSECURE_TEST, passfile, true), 0);
 	copy_key("old.sec", "k5.sec");
 	assert_int_equal(keyfile_check_pair("k5", sec_id, pub_id), -ESTALE);
 	assert_memory_equal(sec_id, id, sizeof(id));
@@ -371,14 +384,14 @@ static void test_passfile_mode(void **state)
 	set_pass("open\n");
 	key_path("k9.pub", pub, sizeof(pub));
 	assert_int_equal(chmod(passfile, 0644), 0);
-	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k9", KDF_INSECURE_TEST, passfile, false),
 			 -EPERM);
 	assert_int_equal(access(pub, F_OK), -1);
 	assert_int_equal(chmod(passfile, 0620), 0);
-	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k9", KDF_INSECURE_TEST, passfile, false),
 			 -EPERM);
 	assert_int_equal(chmod(passfile, 0600), 0);
-	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k9", KDF_INSECURE_TEST, passfile, false), 0);
 	assert_int_equal(access(pub, F_OK), 0);
 }
 
@@ -398,10 +411,11 @@ static void check_trust(const char *name, int want, const char *path,
 static void test_trust(void **state)
 {
 	char pub[256], sec[256], auth[256], real[sizeof(keydir) + 8];
+	char away[sizeof(base) + 16];
 
 	(void)state;
 	set_pass("trust\n");
-	assert_int_equal(keyfile_setup("k6", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k6", KDF_INSECURE_TEST, passfile, false), 0);
 	key_path("k6.pub", pub, sizeof(pub));
 	key_path("k6.sec", sec, sizeof(sec));
 	key_path("k6.auth", auth, sizeof(auth));
@@ -431,17 +445,32 @@ static void test_trust(void **state)
 		assert_int_equal(chown(keydir, 65534, 0), 0);
 		check_trust("k6", -EPERM, keydir, "owned by uid 65534");
 		assert_int_equal(chown(keydir, 0, 0), 0);
+		/* So is a directory above the key directory. */
+		assert_int_equal(chown(base, 65534, 0), 0);
+		check_trust("k6", -EPERM, base, "owned by uid 65534");
+		assert_int_equal(chown(base, 0, 0), 0);
 	}
+	/*
+	 * A directory above the key directory others may write: they could
+	 * put a key directory of their own in its place.  Sticky or not.
+	 */
+	assert_int_equal(chmod(base, 0777), 0);
+	check_trust("k6", -EPERM, base, "a directory above it is not root's");
+	assert_int_equal(chmod(base, 01777), 0);
+	check_trust("k6", -EPERM, base, "sticky as /tmp is");
+	assert_int_equal(chmod(base, 0700), 0);
+	check_trust("k6", 0, NULL, NULL);
 	/* A link in a key file's place: not a key file. */
-	assert_int_equal(rename(pub, "/tmp/test_keyfile.k6.pub"), 0);
-	assert_int_equal(symlink("/tmp/test_keyfile.k6.pub", pub), 0);
+	snprintf(away, sizeof(away), "%s/k6.away", base);
+	assert_int_equal(rename(pub, away), 0);
+	assert_int_equal(symlink(away, pub), 0);
 	check_trust("k6", -EPERM, pub, "not a regular file");
 	assert_int_equal(unlink(pub), 0);
-	assert_int_equal(rename("/tmp/test_keyfile.k6.pub", pub), 0);
+	assert_int_equal(rename(away, pub), 0);
 	/* A missing file is for its reader to report. */
-	assert_int_equal(rename(auth, "/tmp/test_keyfile.k6.auth"), 0);
+	assert_int_equal(rename(auth, away), 0);
 	check_trust("k6", 0, NULL, NULL);
-	assert_int_equal(rename("/tmp/test_keyfile.k6.auth", auth), 0);
+	assert_int_equal(rename(away, auth), 0);
 	check_trust("k6", 0, NULL, NULL);
 	/*
 	 * The key directory a symbolic link (to a directory root's alone
@@ -514,7 +543,7 @@ static void test_initramfs(void **state)
 	assert_non_null(mkdtemp(sysroot));
 	setenv("HIBERNATE_SYSROOT", sysroot, 1);
 	set_pass("initramfs\n");
-	assert_int_equal(keyfile_setup("k7", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k7", KDF_INSECURE_TEST, passfile, false), 0);
 	/* No initramfs: nothing to say. */
 	assert_int_equal(keytrust_initramfs("k7", why, sizeof(why)), 0);
 	set_initramfs(sysroot, "/boot/initrd.img-%s", "k7.pub", -60);
@@ -581,11 +610,11 @@ static void test_tmp_cleanup(void **state)
 	(void)state;
 	set_pass("tmp\n");
 	/* Some key first: the key directory is made. */
-	assert_int_equal(keyfile_setup("k8", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k8", KDF_INSECURE_TEST, passfile, false), 0);
 	/* NAME.pub.tmp cannot be made: a directory has its name. */
 	snprintf(path, sizeof(path), "%s/k9.pub.tmp", keydir);
 	assert_int_equal(mkdir(path, 0700), 0);
-	assert_int_equal(keyfile_setup("k9", KDF_MIN, passfile, false),
+	assert_int_equal(keyfile_setup("k9", KDF_INSECURE_TEST, passfile, false),
 			 -EEXIST);
 	assert_false(tmp_left("k9", ".sec"));
 	assert_false(tmp_left("k9", ".auth"));
@@ -596,7 +625,7 @@ static void test_tmp_cleanup(void **state)
 	assert_int_equal(mkdir(path, 0700), 0);
 	snprintf(path, sizeof(path), "%s/k8.auth/x", keydir);
 	assert_int_equal(mkdir(path, 0700), 0);
-	assert_int_not_equal(keyfile_setup("k8", KDF_MIN, passfile, true), 0);
+	assert_int_not_equal(keyfile_setup("k8", KDF_INSECURE_TEST, passfile, true), 0);
 	assert_false(tmp_left("k8", ".sec"));
 	assert_false(tmp_left("k8", ".auth"));
 	assert_false(tmp_left("k8", ".pub"));
@@ -639,7 +668,7 @@ static void test_signals_held(void **state)
 	(void)state;
 	set_pass("held\n");
 	info_calls = info_held = 0;
-	assert_int_equal(keyfile_setup("k10", KDF_MIN, passfile, false), 0);
+	assert_int_equal(keyfile_setup("k10", KDF_INSECURE_TEST, passfile, false), 0);
 	assert_int_equal(info_calls, 2);
 	assert_int_equal(info_held, 2);
 	assert_int_equal(sigprocmask(SIG_BLOCK, NULL, &now), 0);

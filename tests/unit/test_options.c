@@ -151,10 +151,10 @@ static void test_setup_key(void **state)
 	assert_null(ctl.key_name);
 	assert_int_equal(ctl.kdf, HIB_KDF_MODERATE);
 	assert_null(ctl.passfile);
-	assert_int_equal(parse(&ctl, "--setup-key lap.top --kdf=min "
+	assert_int_equal(parse(&ctl, "--setup-key lap.top --kdf=insecure-test "
 			       "--passphrase-file /p -f"), -1);
 	assert_string_equal(ctl.key_name, "lap.top");
-	assert_int_equal(ctl.kdf, HIB_KDF_MIN);
+	assert_int_equal(ctl.kdf, HIB_KDF_INSECURE_TEST);
 	assert_string_equal(ctl.passfile, "/p");
 	assert_true(ctl.force);
 	assert_int_equal(parse(&ctl, "--setup-key=k2 --kdf moderate"), -1);
@@ -164,6 +164,9 @@ static void test_setup_key(void **state)
 	assert_int_equal(ctl.action, ACT_RESUME);
 	assert_int_equal(parse(&ctl, "--setup-key a/b"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--setup-key --kdf=fast"), HIB_EXIT_USAGE);
+	/* The old name of insecure-test: a usage error naming the new one. */
+	assert_int_equal(parse(&ctl, "--setup-key --kdf=min"), HIB_EXIT_USAGE);
+	assert_int_equal(parse(&ctl, "--setup-key --kdf min"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--setup-key k extra"), HIB_EXIT_USAGE);
 	assert_int_equal(parse(&ctl, "--setup-key --test"), HIB_EXIT_USAGE);
 	/* -n parses: setup_key() allows it for tpm only, which it decides. */

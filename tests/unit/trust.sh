@@ -160,7 +160,7 @@ check "... installs nothing" test ! -e "$D"
 expect_rc "--install-systemd -n --json: exit 2" 2 "$HIB" --install-systemd -n --json
 mkdir -m 0700 "$T/keys"
 expect_rc "--setup-key --json: exit 2" 2 env HIBERNATE_KEYDIR="$T/keys" \
-	"$HIB" --setup-key k --json --kdf min --passphrase-file /dev/null
+	"$HIB" --setup-key k --json --kdf insecure-test --passphrase-file /dev/null
 check "... makes no key" test -z "$(ls -A "$T/keys")"
 # A real run's --json is one JSON object whatever happens.
 printf '[default]\nwriter = file\ntarget = %s\n' "$T/nosuch" >"$T/j.conf"
@@ -182,36 +182,96 @@ chmod 600 "$T/pass"
 mkdir -m 0755 "$T/victim"
 ln -s "$T/victim" "$T/keylink"
 expect_rc "--setup-key, the key directory a symbolic link: exit 7" 7 \
-	env HIBERNATE_KEYDIR="$T/keylink" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+	env HIBERNATE_KEYDIR="$T/keylink" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
 check "... says so" grep -q "key directory $T/keylink is a symbolic link" "$T/err"
 check "... the link's target neither chmod'ed nor written" \
 	test "$(stat -c %a "$T/victim")" = 755 -a -z "$(ls -A "$T/victim")"
 mkdir -m 1777 "$T/shared"
 expect_rc "--setup-key, the key directory writable by others (as /tmp): exit 7" 7 \
-	env HIBERNATE_KEYDIR="$T/shared" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+	env HIBERNATE_KEYDIR="$T/shared" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
 check "... names the mode and the fix" grep -q "$T/shared is owned by root, uid 0, mode 1777 (writable by group and others)" "$T/err"
 check "... left as it was" test "$(stat -c %a "$T/shared")" = 1777 -a -z "$(ls -A "$T/shared")"
 if [[ $root == yes ]]; then
 	mkdir -m 0700 "$T/theirs"
 	chown 65534 "$T/theirs"
 	expect_rc "--setup-key, the key directory another user's: exit 7" 7 \
-		env HIBERNATE_KEYDIR="$T/theirs" "$HIB" --setup-key k --kdf min --passphrase-file "$T/pass"
+		env HIBERNATE_KEYDIR="$T/theirs" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
 	check "... chown root in the message, nothing written" \
 		sh -c "grep -q 'owned by uid 65534, mode 0700 (not root).*chown root $T/theirs' '$T/err' && test -z \"\$(ls -A '$T/theirs')\""
 else
 	skip "not root: a key directory owned by another user"
 fi
+# Every directory above the key directory, up to /, is root's alone too,
+# sticky or not (as sshd judges those above authorized_keys): whoever may
+# rename or replace one puts a key directory of their own in its place.
+for m in 0777 0770 0757; do
+	rm -rf "$T/above"
+	mkdir -m "$m" "$T/above"
+	mkdir -m 0700 "$T/above/keys"
+	expect_rc "--setup-key, the key directory's parent mode $m: exit 7" 7 \
+		env HIBERNATE_KEYDIR="$T/above/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+	check "... names the parent, its mode and the fix" grep -q \
+		"^hibernate: key directory $T/above/keys: a directory above it is not root's alone: $T/above is owned by root, uid 0, mode $m (writable by .*chmod go-w $T/above; nothing was made" "$T/err"
+	check "... left as it was" test "$(stat -c %a "$T/above")" = "${m#0}" -a -z "$(ls -A "$T/above/keys")"
+done
+# Not there yet: refused before it is made.
+rmdir "$T/above/keys"
+expect_rc "--setup-key, a new key directory under a directory others may write: exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/above/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+check "... names the parent" grep -q "key directory $T/above/keys: a directory above it is not root's alone: $T/above is owned by root" "$T/err"
+check "... makes no key directory" test ! -e "$T/above/keys"
+# Further up, the first one that is wrong is named.
+rm -rf "$T/above"
+mkdir -m 0755 "$T/above" "$T/above/a" "$T/above/a/b"
+chmod 0775 "$T/above"
+expect_rc "--setup-key, a directory two above the key directory writable by its group: exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/above/a/b/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+check "... names it" grep -q "key directory $T/above/a/b/keys: a directory above it is not root's alone: $T/above is owned by root, uid 0, mode 0775 (writable by its group)" "$T/err"
+check "... makes nothing" test -z "$(ls -A "$T/above/a/b")"
+# A sticky one, as /tmp, is no better: others may make a name there first.
+expect_rc "--setup-key, the key directory under a sticky directory others may write (as /tmp): exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/shared/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+check "... says so" grep -q "key directory $T/shared/keys: a directory above it is not root's alone: $T/shared is mode 1777 (writable by group and others, sticky as /tmp is)" "$T/err"
+check "... makes nothing" test -z "$(ls -A "$T/shared")"
+# Through a symbolic link of root's: the directory it leads to counts.
+rm -rf "$T/above"
+mkdir -m 0777 "$T/above"
+ln -s "$T/above" "$T/abovelink"
+expect_rc "--setup-key, the key directory's parent a link to a directory others may write: exit 7" 7 \
+	env HIBERNATE_KEYDIR="$T/abovelink/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+check "... names it" grep -q "a directory above it is not root's alone: $T/abovelink is owned by root, uid 0, mode 0777" "$T/err"
+check "... makes nothing" test -z "$(ls -A "$T/above")"
+rm -f "$T/abovelink"
+if [[ $root == yes ]]; then
+	rm -rf "$T/above"
+	mkdir -m 0755 "$T/above"
+	mkdir -m 0700 "$T/above/keys"
+	chown 65534 "$T/above"
+	expect_rc "--setup-key, the key directory's parent another user's: exit 7" 7 \
+		env HIBERNATE_KEYDIR="$T/above/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+	check "... names the parent, its owner and chown root" grep -q \
+		"^hibernate: key directory $T/above/keys: a directory above it is not root's alone: $T/above is owned by uid 65534, mode 0755 (not root).*chown root $T/above" "$T/err"
+	check "... nothing written" test -z "$(ls -A "$T/above/keys")"
+else
+	skip "not root: a key directory whose parent another user owns"
+fi
+# Root's alone all the way up: made.
+rm -rf "$T/above"
+mkdir -m 0755 "$T/above"
+expect_rc "--setup-key, every directory above the key directory root's alone: exit 0" 0 \
+	env HIBERNATE_KEYDIR="$T/above/keys" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/pass"
+check "... the key made" test -s "$T/above/keys/k.pub" -a -s "$T/above/keys/k.sec"
 printf '[default]\n[laptop]\nencryption = aes-gcm\nkey = keyring:lap\n' >"$T/k.conf"
 mkdir -m 0700 "$T/keys5"
 expect_rc "--setup-key -p naming no profile: exit 3" 3 \
-	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptpo --setup-key --kdf min --passphrase-file "$T/pass"
+	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptpo --setup-key --kdf insecure-test --passphrase-file "$T/pass"
 check "... with a did you mean" grep -q "no profile 'laptpo' (did you mean 'laptop'?)" "$T/err"
 check "... and no key made" test -z "$(ls -A "$T/keys5")"
 expect_rc "--setup-key -p laptop: the profile's key" 0 \
-	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptop --setup-key --kdf min --passphrase-file "$T/pass"
+	env HIBERNATE_KEYDIR="$T/keys5" "$HIB" -c "$T/k.conf" -p laptop --setup-key --kdf insecure-test --passphrase-file "$T/pass"
 check "... lap.pub made" test -s "$T/keys5/lap.pub"
 if python3 "$TOP/tests/unit/ttystop.py" /usr/bin/env HIBERNATE_KEYDIR="$T/keys5" \
-	"$HIB" --setup-key z --kdf min >"$T/tty.out" 2>&1; then
+	"$HIB" --setup-key z --kdf insecure-test >"$T/tty.out" 2>&1; then
 	pass "--setup-key: Ctrl-Z at the prompt gives the terminal back with echo on; fg asks again with echo off"
 else
 	fail "--setup-key: Ctrl-Z at the prompt: $(head -c 600 "$T/tty.out")"
@@ -265,11 +325,11 @@ expect_rc "-c a directory: refused (exit 3)" 3 "$HIB" -c "$T" --list-profiles
 check "... says it is a directory" grep -q "^hibernate: $T: not a regular file (a directory)" "$T/err"
 mkdir -m 0700 "$T/keys7"
 expect_rc "--setup-key --passphrase-file FIFO: refused at once (exit 1)" 1 \
-	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf min --passphrase-file "$T/fifo.pass"
+	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf insecure-test --passphrase-file "$T/fifo.pass"
 check "... says it is no regular file, makes no key" \
 	sh -c "grep -q '$T/fifo.pass: not a regular file (a FIFO)' '$T/err' && test -z \"\$(ls -A '$T/keys7')\""
 expect_rc "--setup-key --passphrase-file /dev/zero: refused at once (exit 1)" 1 \
-	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf min --passphrase-file /dev/zero
+	timeout 10 env HIBERNATE_KEYDIR="$T/keys7" "$HIB" --setup-key k --kdf insecure-test --passphrase-file /dev/zero
 
 # ---- 8. An inheritance chain deeper than the limit is an error naming
 # it, not a cut that resolves the profile without [default]'s target.
