@@ -13,7 +13,10 @@ TPM_RC_INITIALIZE, as a TPM that came back from a sleep without
 TPM2_Startup answers (the firmware's own TPM2_Startup on the wake is
 refused the same way).  A FAULT_FILE holding "CC RC" (hex) answers only
 the commands with code CC, with RC: "15e 101" is a TPM that fails
-TPM2_Unseal alone (TPM_RC_FAILURE).  The fault is the host's: a
+TPM2_Unseal alone (TPM_RC_FAILURE).  "CC RC after" lets the command
+reach swtpm, which runs it, and then answers RC in place of swtpm's
+reply, once (the file is removed): a reply lost after the TPM did the
+work, "134 101 after" for TPM2_NV_Increment.  The fault is the host's: a
 scenario's host script creates and removes the file (tests/vm/README.md).
 When swtpm goes away, QEMU's data channel is closed too, so that QEMU
 answers every later command with its own failure, as it does when
@@ -42,17 +45,17 @@ def recv_exact(sock, n):
 
 
 def fault_for(fault_file, code):
-    """The response code FAULT_FILE gives command CODE, or None."""
+    """(RC, after) FAULT_FILE gives command CODE, or (None, False)."""
     try:
         with open(fault_file) as f:
             words = f.read().split()
     except FileNotFoundError:
-        return None
+        return None, False
     if not words:
-        return TPM_RC_INITIALIZE
-    if len(words) == 2 and int(words[0], 16) == code:
-        return int(words[1], 16)
-    return None
+        return TPM_RC_INITIALIZE, False
+    if len(words) in (2, 3) and int(words[0], 16) == code:
+        return int(words[1], 16), words[2:] == ["after"]
+    return None, False
 
 
 def data_loop(qemu, swtpm, fault_file, log):
@@ -63,8 +66,8 @@ def data_loop(qemu, swtpm, fault_file, log):
             size = struct.unpack(">I", head[2:6])[0]
             body = recv_exact(qemu, max(size - 10, 0))
             code = struct.unpack(">I", head[6:10])[0]
-            rc = fault_for(fault_file, code)
-            if rc is not None:
+            rc, after = fault_for(fault_file, code)
+            if rc is not None and not after:
                 log.write("fault: command 0x%x answered 0x%x\n" % (code, rc))
                 log.flush()
                 qemu.sendall(struct.pack(">HII", TPM_ST_NO_SESSIONS, 10, rc))
@@ -72,7 +75,14 @@ def data_loop(qemu, swtpm, fault_file, log):
             swtpm.sendall(head + body)
             rhead = recv_exact(swtpm, 10)
             rsize = struct.unpack(">I", rhead[2:6])[0]
-            qemu.sendall(rhead + recv_exact(swtpm, max(rsize - 10, 0)))
+            reply = rhead + recv_exact(swtpm, max(rsize - 10, 0))
+            if rc is not None:
+                os.unlink(fault_file)
+                log.write("fault: command 0x%x ran (swtpm answered 0x%x), its reply lost: answered 0x%x\n"
+                          % (code, struct.unpack(">I", rhead[6:10])[0], rc))
+                log.flush()
+                reply = struct.pack(">HII", TPM_ST_NO_SESSIONS, 10, rc)
+            qemu.sendall(reply)
     except (EOFError, OSError):
         log.write("data channel closed\n")
         log.flush()
