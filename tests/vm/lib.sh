@@ -37,6 +37,19 @@
 #                               firmware's to verify, signed with that key
 #                               (sbsign, vm_uefi_kernel), and measured with
 #                               its command line into the TPM's event log
+#                     UEFI_ENTRY=1  with UEFI=secureboot: from boot 2 on the
+#                               firmware starts the kernel from a boot
+#                               entry, as a machine's firmware does, not
+#                               QEMU: an ESP (the last virtio disk, FAT)
+#                               holds the signed kernel and the
+#                               initramfs, and boot 1's script makes the
+#                               entry with its command line (efi_entry,
+#                               guest/lib.sh); the firmware then measures
+#                               the kernel into PCR 4 and the stub the
+#                               command line into PCR 9.  Those boots
+#                               learn their number from QEMU's fw_cfg
+#                               (opt/suspend2/boot), since the command
+#                               line is the entry's, the same every boot
 #                     SWTPM_LOG_LEVEL  swtpm's log level (2); 20 logs
 #                               every command and response in hex, as a
 #                               sniffer on the TPM's bus would see them
@@ -224,6 +237,7 @@ vm_boot() {
 	fi
 
 	local kernel=$VM_KERNEL
+	local -a direct=()
 	if [ "${UEFI:-}" = secureboot ]; then
 		kernel=$(vm_uefi_kernel "$out") || return 1
 		[ "$n" = 1 ] && cp "$VM_OVMF_DIR/OVMF_VARS_4M.snakeoil.fd" "$out/efivars"
@@ -231,6 +245,19 @@ vm_boot() {
 			-global driver=cfi.pflash01,property=secure,value=on
 			-drive "if=pflash,format=raw,unit=0,readonly=on,file=$VM_OVMF_DIR/OVMF_CODE_4M.snakeoil.fd"
 			-drive "if=pflash,format=raw,unit=1,file=$out/efivars")
+	fi
+	if [ "${UEFI_ENTRY:-}" = 1 ]; then
+		if [ "$n" = 1 ] && ! vm_uefi_esp "$out" "$kernel" "$initrd"; then
+			echo "not ok - $name/boot$n cannot make the ESP (make deps installs dosfstools and mtools): $(tail -n 1 "$out/esp.log")" >> "$out/synthetic"
+			return 1
+		fi
+		drives+=(-drive "file=$out/esp.img,format=raw,if=virtio")
+		[ "$n" = 1 ] || extra+=(-fw_cfg "name=opt/suspend2/boot,string=$n")
+	fi
+	# The kernel QEMU starts itself, unless the firmware's boot entry does.
+	if [ "${UEFI_ENTRY:-}" != 1 ] || [ "$n" = 1 ]; then
+		direct=(-kernel "$kernel" -initrd "$initrd"
+			-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}")
 	fi
 
 	rm -f "$log" "$mon" "$out/qemu-boot$n.pid" "$out/killed-boot$n"
@@ -256,9 +283,7 @@ vm_boot() {
 		-serial "file:$log" \
 		-monitor "unix:$mon,server=on,wait=off" \
 		-pidfile "$out/qemu-boot$n.pid" \
-		-kernel "$kernel" -initrd "$initrd" \
-		"${drives[@]}" "${extra[@]}" \
-		-append "console=ttyS0 rdinit=/init panic=-1 printk.devkmsg=on no_console_suspend s2.scenario=$VM_SCENARIO_DIR s2.boot=$n ${VM_APPEND:-} ${!append_var:-}" \
+		"${direct[@]}" "${drives[@]}" "${extra[@]}" \
 		< /dev/null > "$out/qemu-boot$n.log" 2>&1; } 2>/dev/null
 	rc=$?
 	t1=$(vm_now)
@@ -296,6 +321,20 @@ vm_uefi_kernel() {
 		fi
 	fi
 	echo "$signed"
+}
+
+# vm_uefi_esp OUT KERNEL INITRD: OUT/esp.img, a FAT file system (no
+# partition table: the firmware reads it whole) with the signed kernel as
+# \EFI\suspend2\linux.efi and the initramfs as \EFI\suspend2\initrd.gz.
+vm_uefi_esp() {
+	local out=$1 esp=$1/esp.img size
+
+	size=$(( ($(stat -c %s "$2") + $(stat -c %s "$3")) / 1024 + 8192 ))
+	rm -f "$esp"
+	{ mkfs.vfat -C -n ESP "$esp" "$size" &&
+		mmd -i "$esp" ::/EFI ::/EFI/suspend2 &&
+		mcopy -i "$esp" "$2" ::/EFI/suspend2/linux.efi &&
+		mcopy -i "$esp" "$3" ::/EFI/suspend2/initrd.gz; } > "$out/esp.log" 2>&1
 }
 
 # vm_wait_socket SOCK OUT N WHO: wait up to 5 s for WHO to make SOCK;

@@ -333,7 +333,6 @@ static int start_encryption(struct s2_stream_out *so,
 			    struct s2_image_info *info)
 {
 	const char *sealing;
-	u32 pcrs;
 	int error;
 
 	if (s2_key_is_tpm(set)) {
@@ -341,11 +340,10 @@ static int start_encryption(struct s2_stream_out *so,
 		if (!so->tpm)
 			return write_failed(so, -ENOMEM, "the sealed image key",
 					    0, total);
-		error = s2_tpm_boot_pcrs(&pcrs, &sealing);
-		if (!error)
-			error = s2_crypt_new_sealed_image(crypt, set->encryption,
-							  pcrs, &info->crypt,
-							  so->tpm, &sealing);
+		error = s2_crypt_new_sealed_image(crypt, set->encryption,
+						  S2_TPM_BOOT_PCRS,
+						  &info->crypt, so->tpm,
+						  &sealing);
 		if (error)
 			return write_why(so, error,
 					 "cannot seal the image key to the TPM: %s",

@@ -55,26 +55,18 @@ int s2_crypt_open_sealed_image(struct s2_crypt *c,
 			       const struct s2_image_header *h,
 			       const struct s2_header_tpm *t, const char **why)
 {
-	u32 pcrs = le32_to_cpu(t->boot_pcrs), need;
 	int error;
 
 	/*
-	 * The header's word on the PCRs is taken only where it asks for
-	 * more than this boot chain measures (the policy, bound to the
-	 * sealed object, then needs those too): an image sealed to fewer
-	 * of them could have been made on another boot chain, or with
-	 * another command line.
+	 * The header's word on the PCRs is not taken: an image sealed to
+	 * fewer of them could have been made on another boot chain.
 	 */
-	error = s2_tpm_boot_pcrs(&need, why);
-	if (error)
-		return error;
-	if ((pcrs & need) != need ||
-	    pcrs & ~(S2_TPM_BOOT_PCRS | S2_TPM_CHAIN_PCRS)) {
-		*why = "image's key is sealed to other boot PCRs than this boot chain measures";
+	if (le32_to_cpu(t->boot_pcrs) != S2_TPM_BOOT_PCRS) {
+		*why = "image's key is sealed to other boot PCRs than this kernel's";
 		return -EKEYREJECTED;
 	}
 	error = s2_tpm_unseal(t->blob, le32_to_cpu(t->blob_len),
-			      pcrs, c->key, S2_KEY_LEN, why);
+			      S2_TPM_BOOT_PCRS, c->key, S2_KEY_LEN, why);
 	if (error)
 		return error;
 	c->enc = le32_to_cpu(h->crypt.encryption);

@@ -290,7 +290,7 @@ static void s2_tpm_image_fewer_pcrs(struct kunit *test)
 			-EKEYREJECTED);
 	KUNIT_EXPECT_TRUE_MSG(test, why && strstr(why, "other boot measurements"),
 			      "reason: %s", why ?: "none");
-	/* A PCR no boot chain here measures the command line into. */
+	/* A PCR more than the kernel's. */
 	ht->boot_pcrs = cpu_to_le32(S2_TPM_BOOT_PCRS | BIT(10));
 	KUNIT_EXPECT_EQ(test, s2_crypt_open_sealed_image(o, h, ht, &why),
 			-EKEYREJECTED);
@@ -484,33 +484,6 @@ static void s2_tpm_log_replays(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
 }
 
-/*
- * Which PCRs the boot chain measured into: every event's PCR but for
- * EV_NO_ACTION, which extends nothing, and none past 23.
- */
-static void s2_tpm_log_measured(struct kunit *test)
-{
-	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-	const char *why = NULL;
-	u32 measured = ~0u;
-
-	KUNIT_ASSERT_NOT_NULL(test, l);
-	t_log_header(l, 2);
-	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, l->len, &measured, &why), 0);
-	KUNIT_EXPECT_EQ(test, measured, 0);
-	t_log_event(l, 4, 13, 0x11);
-	t_log_event(l, 12, EV_NO_ACTION_TYPE, 0x33);
-	t_log_event(l, 9, 6, 0x44);
-	t_log_event(l, 30, 6, 0x55);
-	t_log_event(l, 0, 8, 0x22);
-	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, sizeof(l->buf), &measured,
-					      &why), 0);
-	KUNIT_EXPECT_EQ(test, measured, BIT(0) | BIT(4) | BIT(9));
-	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(l->buf, l->len - 1, &measured,
-					      &why), -EINVAL);
-	KUNIT_EXPECT_EQ(test, s2_tpm_log_pcrs(NULL, 0, &measured, &why), -EINVAL);
-}
-
 static void s2_tpm_log_hostile(struct kunit *test)
 {
 	struct t_log *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
@@ -620,7 +593,6 @@ static void s2_tpm_errors(struct kunit *test)
 
 static struct kunit_case s2_tpm_log_cases[] = {
 	KUNIT_CASE(s2_tpm_log_replays),
-	KUNIT_CASE(s2_tpm_log_measured),
 	KUNIT_CASE(s2_tpm_log_hostile),
 	KUNIT_CASE(s2_tpm_errors),
 	{}

@@ -113,13 +113,12 @@ bad:
 }
 
 /*
- * Walk every event of the log @log of @len bytes: replay the SHA-256 bank
- * of @pcr (below 24) into @value when it is not NULL, and set in
- * @measured, when it is not NULL, the bit of each PCR below 24 an event
- * extended (EV_NO_ACTION extends nothing).  0, or -EINVAL and why not.
+ * Replay the SHA-256 bank of @pcr (below 24) from the event log @log of
+ * @len bytes into @value: what the PCR holds if nothing but the logged
+ * events extended it.  0, or -EINVAL and why not.
  */
-static int log_walk(const u8 *log, size_t len, u32 pcr, u8 *value,
-		    u32 *measured, const char **why)
+int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
+		      const char **why)
 {
 	struct log_rd rd = { .p = log, .len = len };
 	struct log_banks b;
@@ -143,10 +142,7 @@ static int log_walk(const u8 *log, size_t len, u32 pcr, u8 *value,
 	}
 
 	/* Locality 0 start-up: every PCR from zeros (PCR 0 aside, below). */
-	if (value)
-		memset(value, 0, SHA256_DIGEST_SIZE);
-	if (measured)
-		*measured = 0;
+	memset(value, 0, SHA256_DIGEST_SIZE);
 	while (rd.off < rd.len) {
 		const u8 *digest = NULL, *event;
 		u32 ev_pcr, type, count, event_size, j;
@@ -182,9 +178,7 @@ static int log_walk(const u8 *log, size_t len, u32 pcr, u8 *value,
 		event = take(&rd, event_size);
 		if (!event)
 			goto bad;
-		if (measured && type != EV_NO_ACTION_TYPE && ev_pcr < 24)
-			*measured |= BIT(ev_pcr);
-		if (!value || ev_pcr != pcr)
+		if (ev_pcr != pcr)
 			continue;
 		if (type == EV_NO_ACTION_TYPE) {
 			/* StartupLocality: PCR 0 starts at the locality. */
@@ -203,25 +197,4 @@ static int log_walk(const u8 *log, size_t len, u32 pcr, u8 *value,
 bad:
 	*why = "the TPM event log is cut short or malformed";
 	return -EINVAL;
-}
-
-/*
- * Replay the SHA-256 bank of @pcr (below 24) from the event log @log of
- * @len bytes into @value: what the PCR holds if nothing but the logged
- * events extended it.  0, or -EINVAL and why not.
- */
-int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
-		      const char **why)
-{
-	return log_walk(log, len, pcr, value, NULL, why);
-}
-
-/*
- * The PCRs below 24 that an event of the log @log of @len bytes extended,
- * as bits in *@measured.  0, or -EINVAL and why not.
- */
-int s2_tpm_log_pcrs(const u8 *log, size_t len, u32 *measured,
-		    const char **why)
-{
-	return log_walk(log, len, 0, NULL, measured, why);
 }

@@ -765,41 +765,6 @@ put:
 	return NULL;
 }
 
-int s2_tpm_boot_pcrs(u32 *pcrs, const char **why)
-{
-	struct tpm_chip *chip = tpm_default_chip();
-	struct device *parent;
-	u32 measured = 0;
-	const u8 *log;
-	int rc;
-
-	*pcrs = S2_TPM_BOOT_PCRS;
-	if (!chip) {
-		*why = "there is no TPM (or its driver is not loaded)";
-		return -ENODEV;
-	}
-	parent = chip->dev.parent;
-	if (!parent) {
-		put_device(&chip->dev);
-		*why = "the TPM has no device behind it";
-		return -ENODEV;
-	}
-	/* The log stays while its device is locked (s2_tpm_get()). */
-	device_lock(parent);
-	log = chip->log.bios_event_log;
-	if (!log) {
-		*why = "the firmware left no TPM event log to tell which PCRs the boot chain measured";
-		rc = -ENODEV;
-	} else {
-		rc = s2_tpm_log_pcrs(log, (const u8 *)chip->log.bios_event_log_end - log,
-				     &measured, why);
-	}
-	device_unlock(parent);
-	put_device(&chip->dev);
-	*pcrs |= measured & S2_TPM_CHAIN_PCRS;
-	return rc;
-}
-
 bool s2_tpm_present(void)
 {
 	struct tpm_chip *chip = tpm_default_chip();

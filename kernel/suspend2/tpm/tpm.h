@@ -36,24 +36,19 @@ void s2_tpm_restored(void);
 /* The boot PCRs a policy may name: PCR 23 is the kernel's own. */
 #define S2_TPM_BOOT_PCRS_VALID	(BIT(23) - 1)
 /*
- * The boot PCRs key = tpm always seals to: firmware (0), option ROMs (2),
- * boot loader and kernel (4), Secure Boot state (7), and GRUB's commands
- * with the kernel command line (8), since lockdown may come from the
- * command line.  Never taken from an image: one sealed to fewer PCRs
- * could come from any boot chain.
+ * The boot PCRs key = tpm seals to, and the only ones it unseals with:
+ * firmware (0), option ROMs (2), boot loader and kernel (4), Secure Boot
+ * state (7), and the kernel command line wherever a boot chain measures
+ * it, since lockdown may come from it: GRUB's commands (8), the kernel's
+ * EFI stub's LoadOptions and GRUB's files (9), systemd-stub's command
+ * line (12).  A chain that measures nothing into one seals it at its
+ * reset value, which a boot that measures a command line there cannot
+ * reach.  Not PCR 11: systemd-pcrphase extends it while the system runs.
+ * Never taken from an image: one sealed to fewer PCRs could come from
+ * any boot chain.
  */
-#define S2_TPM_BOOT_PCRS	(BIT(0) | BIT(2) | BIT(4) | BIT(7) | BIT(8))
-/*
- * And those of these that the boot chain measured something into (the
- * firmware's event log says): the kernel's EFI stub measures its command
- * line (LoadOptions) and initrd into 9, as GRUB measures the files it
- * reads; systemd-stub measures a unified kernel image's sections into 11
- * and the command line it is given into 12.  On a chain that measures
- * the command line there, an image must be sealed to it too, or a boot
- * with another command line (lockdown dropped, init=/bin/sh) could
- * unseal it (s2_tpm_boot_pcrs()).
- */
-#define S2_TPM_CHAIN_PCRS	(BIT(9) | BIT(11) | BIT(12))
+#define S2_TPM_BOOT_PCRS	(BIT(0) | BIT(2) | BIT(4) | BIT(7) | BIT(8) | \
+				 BIT(9) | BIT(12))
 /*
  * The PCR patch 0007 moves, unlogged, when a kexec kernel is loaded: a
  * kernel that finds it off the event log was started by kexec.
@@ -70,15 +65,6 @@ static_assert(KEXEC_PCR == S2_KEXEC_PCR);
  */
 int s2_tpm_log_replay(const u8 *log, size_t len, u32 pcr, u8 *value,
 		      const char **why);
-/* The PCRs below 24 that some event of the log extended, as bits. */
-int s2_tpm_log_pcrs(const u8 *log, size_t len, u32 *measured,
-		    const char **why);
-/*
- * tpm/seal.c: the boot PCRs an image key is sealed to on this boot, and
- * that an image's must include to be unsealed: S2_TPM_BOOT_PCRS, and
- * those of S2_TPM_CHAIN_PCRS the firmware's event log shows measured.
- */
-int s2_tpm_boot_pcrs(u32 *pcrs, const char **why);
 
 /*
  * Whether @error, from sealing, unsealing or the counter, leaves the key

@@ -118,6 +118,20 @@ finish() {
 	reboot -f
 }
 
+# efi_entry NUM [ARG...] -- the firmware's boot entry NUM (hex) starts the
+# kernel on the ESP (UEFI_ENTRY=1, tests/vm/lib.sh) with the command line
+# of this scenario's boots and ARGs (efiboot order NUM makes it the one
+# every boot starts, efiboot next NUM the next boot's only).
+efi_entry() {
+	_num=$1
+	shift
+	mount -t efivarfs efivarfs /sys/firmware/efi/efivars 2>/dev/null
+	efiboot entry "$_num" '\EFI\suspend2\linux.efi' \
+		'initrd=\EFI\suspend2\initrd.gz' console=ttyS0 rdinit=/init \
+		panic=-1 printk.devkmsg=on no_console_suspend \
+		"$(tr ' ' '\n' < /proc/cmdline | grep '^s2.scenario=')" "$@"
+}
+
 # swap_conf -- write the usual configuration, /tmp/hibernate.conf (in
 # CONF): one profile, [default], the image on the swap disk /dev/vda, the
 # module from the initramfs, lz4.

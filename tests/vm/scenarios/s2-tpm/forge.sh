@@ -95,9 +95,9 @@ forge_run tpm2_createprimary -C o -g sha256 -G ecc256:aes128cfb \
 forge_run tpm2_readpublic -c $fdir/srk.ctx -n $fdir/srk.name
 # The kernel's policy: PolicyPCR over the boot PCRs (S2_TPM_BOOT_PCRS) as
 # they are now and PCR 23 = S, which tpm2_createpolicy takes as given.
-forge_run tpm2_pcrread sha256:0,2,4,7,8 -o $fdir/boot.bin
+forge_run tpm2_pcrread sha256:0,2,4,7,8,9,12 -o $fdir/boot.bin
 cat $fdir/boot.bin $fdir/S.bin > $fdir/pcrvalues.bin
-forge_run tpm2_createpolicy --policy-pcr -l sha256:0,2,4,7,8,23 \
+forge_run tpm2_createpolicy --policy-pcr -l sha256:0,2,4,7,8,9,12,23 \
 	-f $fdir/pcrvalues.bin -L $fdir/policy.dat
 # Root's own image key, sealed like the kernel's: a keyed-hash data
 # object with the kernel's attributes (S2_SEALED_ATTRS), the policy, and
@@ -105,7 +105,7 @@ forge_run tpm2_createpolicy --policy-pcr -l sha256:0,2,4,7,8,23 \
 # which shows the TPM takes it as a well-made object of that parent.
 head -c 32 /dev/urandom > $fdir/key.bin
 forge_run tpm2_create -C $fdir/srk.ctx -g sha256 -a 'fixedtpm|fixedparent|noda' \
-	-L $fdir/policy.dat -i $fdir/key.bin -l sha256:0,2,4,7,8,23 \
+	-L $fdir/policy.dat -i $fdir/key.bin -l sha256:0,2,4,7,8,9,12,23 \
 	-u $fdir/forged.pub -r $fdir/forged.priv \
 	--creation-data $fdir/forged.cdata --creation-ticket $fdir/forged.ticket \
 	--creation-hash $fdir/forged.chash
