@@ -65,10 +65,16 @@ expect_rc() {
 	fi
 }
 
-# Under build/unit, not /tmp: a key directory is refused under a
-# directory others may write, sticky or not (keyfile_parents_trusted()),
-# so every directory above $T must be root's (or the user's running the
-# tests) and writable by no one else.
-mkdir -p "$TOP/build/unit"
-T=$(mktemp -d "$TOP/build/unit/sh-XXXXXX")
+# Not under /tmp, nor under the tree (a clone may be under /tmp): a key
+# directory is refused under a directory others may write, sticky or not
+# (keyfile_parents_trusted()), so every directory above $T must be root's
+# (or the user's running the tests) and writable by no one else: /run for
+# root, else the user's runtime directory or home (as test_keyfile.c).
+if [ "$(id -u)" = 0 ]; then
+	scratch=/run/suspend2-unit
+else
+	scratch=${XDG_RUNTIME_DIR:-$HOME}/suspend2-unit
+fi
+mkdir -p "$scratch" && chmod 0755 "$scratch"
+T=$(mktemp -d "$scratch/sh-XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -59,9 +59,9 @@ _Static_assert(S2_KEY_TPM == WRAP_SCHEME_TPM, "key_scheme tpm");
 #define VECTOR "tests/vectors/wrap-v1.txt"
 
 /*
- * The key directory is BASE/keys, BASE made under build/unit (the tests
- * run from the top of the tree): not under /tmp, as no key directory may
- * be under a directory others may write, sticky or not.
+ * The key directory is BASE/keys, BASE made in scratch_root(): not under
+ * /tmp, as no key directory may be under a directory others may write,
+ * sticky or not.
  */
 static char base[160];
 static char keydir[sizeof(base) + 8];
@@ -78,16 +78,37 @@ static void set_pass(const char *text)
 	assert_int_equal(chmod(passfile, 0600), 0);
 }
 
+/*
+ * Scratch space every directory above which is root's (or the user's
+ * running the tests) and writable by no one else, wherever the tree is
+ * checked out (a clone under /tmp too): /run for root, else the user's
+ * runtime directory or home.  tests/unit/lib.sh does the same.
+ */
+static const char *scratch_root(char *buf, size_t len)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+
+	if (!geteuid())
+		dir = "/run";
+	else if (!dir || !*dir)
+		dir = getenv("HOME");
+	if (!dir || !*dir)
+		return NULL;
+	snprintf(buf, len, "%s/suspend2-unit", dir);
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return NULL;
+	return buf;
+}
+
 static int setup(void **state)
 {
-	char cwd[sizeof(base)];
+	char root[sizeof(base) - 32];
 	int n;
 
 	(void)state;
-	if (sodium_init() < 0 || !getcwd(cwd, sizeof(cwd) - 32))
+	if (sodium_init() < 0 || !scratch_root(root, sizeof(root)))
 		return -1;
-	n = snprintf(base, sizeof(base), "%s/build/unit/test_keyfile.XXXXXX",
-		     cwd);
+	n = snprintf(base, sizeof(base), "%s/test_keyfile.XXXXXX", root);
 	if (n < 0 || (size_t)n >= sizeof(base) || !mkdtemp(base))
 		return -1;
 	/* The key directory itself is made by keyfile_setup(). */
