@@ -1075,6 +1075,25 @@ static void s2_leave_boot_record(const struct s2_image *img,
 }
 
 /*
+ * s2_tpm_counter_retire_all(), its failure said in the kernel log: an
+ * error when the header found names a sealed key (@sealed), a warning
+ * otherwise, nothing without a TPM.  Returns its error.
+ */
+static int s2_retire_all(const struct s2_settings *set, bool sealed)
+{
+	const char *why = "";
+	int error = s2_tpm_counter_retire_all(&why);
+
+	if (error && sealed)
+		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
+		       set->target, ERR_PTR(error), why);
+	else if (error && error != -ENODEV)
+		pr_warn("cannot move the TPM's image counter on (%pe: %s): an image sealed before this boot, its anchor put back, could still be restored\n",
+			ERR_PTR(error), why);
+	return error;
+}
+
+/*
  * This boot does not restore the image it looked for (refused, not
  * allowed, a failure after its anchor was cleared, or none found): every
  * image sealed before it is stale from now on, so the TPM's counter moves
@@ -1091,22 +1110,7 @@ static void s2_leave_boot_record(const struct s2_image *img,
 static bool s2_resume_retire(const struct s2_settings *set,
 			     const struct s2_image *img)
 {
-	const char *why = "";
-	int error;
-
-	error = s2_tpm_counter_retire_all(&why);
-	if (error && img->sealed_counter) {
-		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
-		       set->target, ERR_PTR(error), why);
-		return false;
-	}
-	if (error) {
-		if (error != -ENODEV)
-			pr_warn("cannot move the TPM's image counter on (%pe: %s): an image sealed before this boot, its anchor put back, could still be restored\n",
-				ERR_PTR(error), why);
-		return false;
-	}
-	if (!img->sealed_counter)
+	if (s2_retire_all(set, img->sealed_counter) || !img->sealed_counter)
 		return false;
 	pr_info("the key of the image on %s is retired on the TPM: no boot can restore it\n",
 		set->target);
@@ -1380,7 +1384,6 @@ out:
  */
 static int s2_invalidate(const struct s2_settings *set)
 {
-	const char *why = "";
 	struct s2_writer w;
 	u64 counter = 0;
 	int error, retire = 0;
@@ -1393,13 +1396,7 @@ static int s2_invalidate(const struct s2_settings *set)
 	 * on the TPM only when the header names a sealed key.
 	 */
 	s2_image_sealed_counter(&w, &counter);
-	retire = s2_tpm_counter_retire_all(&why);
-	if (retire && counter)
-		pr_err("cannot retire the key of the image on %s (%pe: %s): with its anchor put back it could still be restored\n",
-		       set->target, ERR_PTR(retire), why);
-	else if (retire && retire != -ENODEV)
-		pr_warn("cannot move the TPM's image counter on (%pe: %s): an image sealed before, its anchor put back, could still be restored\n",
-			ERR_PTR(retire), why);
+	retire = s2_retire_all(set, counter);
 	if (!counter)
 		retire = 0;
 	error = s2_image_invalidate(&w, false);
